@@ -1,0 +1,84 @@
+// DataType, TensorInfo, logging controls, version and reserved-name helpers.
+#include "bindings.hpp"
+#include "popart/logging.hpp"
+#include "popart/names.hpp"
+#include "popart/tensorinfo.hpp"
+#include "popart/version.hpp"
+#include <pybind11/stl.h>
+
+namespace popart::bindings {
+namespace {
+
+void bindDataType(py::module_ &m) {
+  py::enum_<DataType> e(m, "DataType");
+  for (int i = 0; i <= static_cast<int>(DataType::UNDEFINED); ++i) {
+    auto t = static_cast<DataType>(i);
+    e.value(toString(t).c_str(), t);
+  }
+}
+
+void bindTensorInfo(py::module_ &m) {
+  py::class_<TensorInfo>(m, "_TensorInfoCore")
+      .def(py::init<>())
+      .def(py::init<DataType, const Shape &>(), py::arg("dataType"), py::arg("shape"))
+      .def(py::init<const std::string &, const Shape &>(), py::arg("dataType"), py::arg("shape"))
+      .def(py::init<const std::string &, const std::string &>(), py::arg("dataType"), py::arg("shape"))
+      .def("set", &TensorInfo::set)
+      .def("dataType", &TensorInfo::dataType)
+      .def("data_type", &TensorInfo::data_type)
+      .def("data_type_lcase", &TensorInfo::data_type_lcase)
+      .def("shape", &TensorInfo::shape)
+      .def("rank", &TensorInfo::rank)
+      .def("nelms", &TensorInfo::nelms)
+      .def("nbytes", &TensorInfo::nbytes)
+      .def("dim", &TensorInfo::dim)
+      .def("isSet", &TensorInfo::isSet)
+      .def("__eq__", &TensorInfo::operator==)
+      .def("__ne__", &TensorInfo::operator!=)
+      .def("__str__", &TensorInfo::toString)
+      .def("__repr__", [](const TensorInfo &t) { return "TensorInfo(" + t.toString() + ")"; });
+}
+
+void bindLogging(py::module_ &m) {
+  m.def("_setLogLevel", [](const std::string &module, const std::string &level) {
+    logging::setLogLevel(logging::moduleFromString(module), logging::levelFromString(level));
+  });
+  m.def("_getLogLevel", [](const std::string &module) {
+    return logging::levelToString(logging::getLogLevel(logging::moduleFromString(module)));
+  });
+  m.def("_log", [](const std::string &module, const std::string &level, const std::string &msg) {
+    auto mod = logging::moduleFromString(module);
+    auto lev = logging::levelFromString(level);
+    if (logging::shouldLog(mod, lev)) logging::log(mod, lev, msg);
+  });
+}
+
+} // namespace
+
+void bindCore(py::module_ &m) {
+  bindDataType(m);
+  bindTensorInfo(m);
+  bindLogging(m);
+  m.def("versionString", &versionString);
+  m.def("versionNumber", [] {
+    auto v = versionNumber();
+    return py::make_tuple(v.major, v.minor, v.point);
+  });
+  m.def("packageHash", &packageHash);
+  m.def("reservedGradientPrefix", &reservedGradientPrefix);
+  m.def("reservedAccumPrefix", &reservedAccumPrefix);
+  m.def("reservedAcclPrefix", &reservedAcclPrefix);
+  m.def("reservedAccl1Prefix", &reservedAccl1Prefix);
+  m.def("reservedAccl2Prefix", &reservedAccl2Prefix);
+  m.def("reservedAccl3Prefix", &reservedAccl3Prefix);
+  m.def("reservedStepPrefix", &reservedStepPrefix);
+  m.def("reservedUpdatedVarPrefix", &reservedUpdatedVarPrefix);
+  m.def("reservedLossScalingPrefix", &reservedLossScalingPrefix);
+  m.def("reservedRandomSeedPrefix", &reservedRandomSeedPrefix);
+  m.def("reservedDefaultScaledLearningRate0Prefix", &reservedDefaultScaledLearningRate0Prefix);
+  m.def("reservedSpecificScaledLearningRate0Prefix", &reservedSpecificScaledLearningRate0Prefix);
+  m.def("reservedOptimizerPrefixes", &reservedOptimizerPrefixes);
+  m.def("reservedPrefixes", &reservedPrefixes);
+}
+
+} // namespace popart::bindings

@@ -1,0 +1,9 @@
+// Declarations of the per-area binding functions called by module.cpp.
+#pragma once
+#include <pybind11/pybind11.h>
+
+namespace popart::bindings {
+namespace py = pybind11;
+void bindErrors(py::module_ &m);
+void bindCore(py::module_ &m);  // DataType, TensorInfo, logging, versions, reserved prefixes
+} // namespace popart::bindings

@@ -1,0 +1,8 @@
+// The popart_core extension module: one bindX(m) per area, nothing else.
+#include "bindings.hpp"
+
+PYBIND11_MODULE(popart_core, m) {
+  m.doc() = "popart-cpu core bindings (C++ classes under private names; see the popart package)";
+  popart::bindings::bindErrors(m);
+  popart::bindings::bindCore(m);
+}

@@ -1,0 +1,64 @@
+"""popart-cpu: PopART's Python API running on the CPU.
+
+The C++ core lives in libpopart.so and is reached through the popart_core
+extension module; this package adds the conveniences PopART layers on top
+(Builder, sessions, TensorInfo from numpy)."""
+from popart import _loader
+
+_loader.preload()
+
+import popart_core  # noqa: E402
+from popart_core import (  # noqa: E402,F401
+    DataType,
+    popart_exception,
+    popart_internal_exception,
+    popart_runtime_error,
+    packageHash,
+    reservedAccl1Prefix,
+    reservedAccl2Prefix,
+    reservedAccl3Prefix,
+    reservedAcclPrefix,
+    reservedAccumPrefix,
+    reservedDefaultScaledLearningRate0Prefix,
+    reservedGradientPrefix,
+    reservedLossScalingPrefix,
+    reservedOptimizerPrefixes,
+    reservedPrefixes,
+    reservedRandomSeedPrefix,
+    reservedSpecificScaledLearningRate0Prefix,
+    reservedStepPrefix,
+    reservedUpdatedVarPrefix,
+    versionNumber,
+    versionString,
+)
+
+from popart.errors import OutOfMemoryException  # noqa: E402,F401
+from popart.logger import getLogger  # noqa: E402,F401
+from popart.tensorinfo import TensorInfo  # noqa: E402,F401
+
+__version__ = versionString()
+
+
+def _import_optional(name):
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _export_all(module):
+    """Re-export public names of popart_core not already defined here."""
+    g = globals()
+    for name in dir(module):
+        if not name.startswith("__") and name not in g:
+            g[name] = getattr(module, name)
+
+
+_export_all(popart_core)
+for _mod in ("popart.builder", "popart.session"):
+    _m = _import_optional(_mod)
+    if _m is not None:
+        for _name in getattr(_m, "__all__", []):
+            globals()[_name] = getattr(_m, _name)

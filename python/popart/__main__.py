@@ -1,0 +1,32 @@
+"""python -m popart --cmakedir | --includedir | --libdir | --version"""
+import argparse
+import os
+import sys
+
+import popart_core
+
+
+def _libdir():
+    return os.path.join(os.path.dirname(os.path.abspath(popart_core.__file__)), "popart_cpu.libs")
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m popart", description=__doc__)
+    p.add_argument("--cmakedir", action="store_true", help="folder of popartConfig.cmake")
+    p.add_argument("--includedir", action="store_true", help="folder of the public headers")
+    p.add_argument("--libdir", action="store_true", help="folder of libpopart.so")
+    p.add_argument("--version", action="store_true")
+    a = p.parse_args(argv)
+    if a.cmakedir:
+        print(os.path.join(_libdir(), "lib", "cmake", "popart"))
+    elif a.includedir:
+        print(os.path.join(_libdir(), "include"))
+    elif a.libdir:
+        print(_libdir())
+    else:
+        print(popart_core.versionString())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""popart.TensorInfo: the C++ TensorInfo, also constructible from numpy."""
+import numpy as np
+import popart_core
+
+_NUMPY_TO_POPART = {
+    np.dtype(np.uint8): "UINT8", np.dtype(np.int8): "INT8",
+    np.dtype(np.uint16): "UINT16", np.dtype(np.int16): "INT16",
+    np.dtype(np.int32): "INT32", np.dtype(np.int64): "INT64",
+    np.dtype(np.uint32): "UINT32", np.dtype(np.uint64): "UINT64",
+    np.dtype(np.bool_): "BOOL", np.dtype(np.float32): "FLOAT",
+    np.dtype(np.float16): "FLOAT16", np.dtype(np.float64): "DOUBLE",
+    np.dtype(np.complex64): "COMPLEX64", np.dtype(np.complex128): "COMPLEX128",
+}
+_POPART_TO_NUMPY = {v: k for k, v in _NUMPY_TO_POPART.items()}
+
+
+def popart_type_of(dtype) -> str:
+    """PopART type string ("FLOAT", ...) of a numpy dtype or dtype-like."""
+    try:
+        return _NUMPY_TO_POPART[np.dtype(dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(f"numpy dtype {dtype!r} has no PopART equivalent") from None
+
+
+def numpy_type_of(popart_type: str):
+    """numpy dtype of a PopART type string; raises for BFLOAT16 and friends."""
+    try:
+        return _POPART_TO_NUMPY[popart_type.upper()]
+    except KeyError:
+        raise TypeError(f"PopART type {popart_type} has no numpy equivalent") from None
+
+
+class TensorInfo(popart_core._TensorInfoCore):
+    """Type and shape of a tensor: TensorInfo(dtype, shape) or TensorInfo(ndarray).
+
+    dtype may be a PopART string ("FLOAT16"), a popart.DataType or a numpy dtype."""
+
+    def __init__(self, *args):
+        if len(args) == 1 and isinstance(args[0], np.ndarray):
+            arr = args[0]
+            super().__init__(popart_type_of(arr.dtype), list(arr.shape))
+        elif len(args) == 2:
+            dtype, shape = args
+            if isinstance(shape, (str, bytes)) or not hasattr(shape, "__iter__"):
+                raise TypeError(f"TensorInfo shape must be a sequence of ints, got {shape!r}")
+            shape = [int(d) for d in shape]
+            if isinstance(dtype, popart_core.DataType):
+                super().__init__(dtype, shape)
+            elif isinstance(dtype, str):
+                super().__init__(dtype, shape)
+            else:
+                super().__init__(popart_type_of(dtype), shape)
+        elif len(args) == 0:
+            super().__init__()
+        else:
+            raise TypeError("TensorInfo expects (dtype, shape) or (numpy.ndarray)")
+
+    def numpy_data_type(self):
+        return numpy_type_of(self.data_type())

@@ -1,0 +1,1 @@
+"""popxl: PopXL's Python API on the CPU (in progress; see the README)."""
