@@ -6,4 +6,5 @@ namespace popart::bindings {
 namespace py = pybind11;
 void bindErrors(py::module_ &m);
 void bindCore(py::module_ &m);  // DataType, TensorInfo, logging, versions, reserved prefixes
+void bindOnnx(py::module_ &m);  // ONNX codec test hooks (_onnxRoundTrip, _onnxRoundTripFile)
 } // namespace popart::bindings

@@ -5,4 +5,5 @@ PYBIND11_MODULE(popart_core, m) {
   m.doc() = "popart-cpu core bindings (C++ classes under private names; see the popart package)";
   popart::bindings::bindErrors(m);
   popart::bindings::bindCore(m);
+  popart::bindings::bindOnnx(m);
 }
