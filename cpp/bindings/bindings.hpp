@@ -7,4 +7,8 @@ namespace py = pybind11;
 void bindErrors(py::module_ &m);
 void bindCore(py::module_ &m);  // DataType, TensorInfo, logging, versions, reserved prefixes
 void bindOnnx(py::module_ &m);  // ONNX codec test hooks (_onnxRoundTrip, _onnxRoundTripFile)
+void bindOptions(py::module_ &m);  // SessionOptions, Patterns
+void bindDevice(py::module_ &m);   // DeviceManager, DeviceInfo
+void bindStepIO(py::module_ &m);   // PyStepIO, PyStepIOCallback, PyWeightsIO
+void bindSession(py::module_ &m);  // DataFlow, InputShapeInfo, _InferenceSessionCore
 } // namespace popart::bindings

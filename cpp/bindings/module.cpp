@@ -6,4 +6,8 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindErrors(m);
   popart::bindings::bindCore(m);
   popart::bindings::bindOnnx(m);
+  popart::bindings::bindOptions(m);
+  popart::bindings::bindDevice(m);
+  popart::bindings::bindStepIO(m);
+  popart::bindings::bindSession(m);
 }

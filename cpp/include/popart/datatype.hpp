@@ -2,6 +2,7 @@
 // and to PopART's type strings ("FLOAT16", "float16") live beside them.
 #pragma once
 #include <cstdint>
+#include "popart/half.hpp"
 #include <string>
 
 namespace popart {
@@ -25,5 +26,20 @@ bool isIntegral(DataType t);       // signed and unsigned integers, not BOOL
 int32_t onnxDataType(DataType t);
 /// Throws popart::error for ONNX types PopART cannot represent.
 DataType fromOnnxDataType(int32_t onnxType);
+
+/// The DataType of a C++ element type (float -> FLOAT, float16_t -> FLOAT16, ...).
+template <class T> DataType getDataType();
+template <> inline DataType getDataType<float>() { return DataType::FLOAT; }
+template <> inline DataType getDataType<double>() { return DataType::DOUBLE; }
+template <> inline DataType getDataType<float16_t>() { return DataType::FLOAT16; }
+template <> inline DataType getDataType<int8_t>() { return DataType::INT8; }
+template <> inline DataType getDataType<int16_t>() { return DataType::INT16; }
+template <> inline DataType getDataType<int32_t>() { return DataType::INT32; }
+template <> inline DataType getDataType<int64_t>() { return DataType::INT64; }
+template <> inline DataType getDataType<uint8_t>() { return DataType::UINT8; }
+template <> inline DataType getDataType<uint16_t>() { return DataType::UINT16; }
+template <> inline DataType getDataType<uint32_t>() { return DataType::UINT32; }
+template <> inline DataType getDataType<uint64_t>() { return DataType::UINT64; }
+template <> inline DataType getDataType<bool>() { return DataType::BOOL; }
 
 } // namespace popart

@@ -1,0 +1,93 @@
+// PyStepIO, PyStepIOCallback and PyWeightsIO over numpy arrays.
+#include "bindings.hpp"
+#include "numpy_util.hpp"
+#include "popart/stepio.hpp"
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+namespace popart::bindings {
+namespace {
+
+/// Step IO over dicts of numpy arrays; keeps the arrays alive.
+class PyStepIO : public StepIOGeneric {
+public:
+  PyStepIO(const std::map<TensorId, py::array> &inputs, const std::map<TensorId, py::array> &outputs) {
+    for (const auto &[id, a] : inputs) add(id, a, true);
+    for (const auto &[id, a] : outputs) add(id, a, false);
+  }
+
+private:
+  void add(const TensorId &id, const py::array &a, bool isInput) {
+    contiguous(a, (isInput ? "input '" : "output '") + id + "'");
+    if (!isInput && !a.writeable()) throw error("output array for '{}' is read-only", id);
+    Shape shape(a.shape(), a.shape() + a.ndim());
+    Buffer b{const_cast<void *>(a.data()), TensorInfo(dataTypeOf(a.dtype()), shape)};
+    if (isInput) addInput(id, b);
+    else addOutput(id, b);
+    keep_.push_back(a);
+  }
+  std::vector<py::array> keep_;
+};
+
+ConstVoidData inputFromPython(const TensorId &id, const py::object &r) {
+  py::gil_scoped_acquire gil;
+  py::array a = py::array::ensure(r);
+  if (!a) throw runtime_error("input callback for '{}' must return a numpy array", id);
+  contiguous(a, "array returned by the input callback for '" + id + "'");
+  Shape shape(a.shape(), a.shape() + a.ndim());
+  std::vector<char> bytes(static_cast<const char *>(a.data()), static_cast<const char *>(a.data()) + a.nbytes());
+  ConstVoidData d;
+  d.store(std::move(bytes), TensorInfo(dataTypeOf(a.dtype()), shape));
+  return d;
+}
+
+class PyWeightsIO : public WeightsIO {
+public:
+  explicit PyWeightsIO(const std::map<TensorId, py::array> &weights) {
+    for (const auto &[id, a] : weights) {
+      contiguous(a, "weight '" + id + "'");
+      MutableVoidData d;
+      d.data = const_cast<void *>(a.data());
+      d.info = TensorInfo(dataTypeOf(a.dtype()), Shape(a.shape(), a.shape() + a.ndim()));
+      insert(id, d);
+      keep_.push_back(a);
+    }
+  }
+
+private:
+  std::vector<py::array> keep_;
+};
+
+} // namespace
+
+void bindStepIO(py::module_ &m) {
+  py::class_<IStepIO>(m, "IStepIO");
+  py::class_<PyStepIO, IStepIO>(m, "PyStepIO")
+      .def(py::init<const std::map<TensorId, py::array> &, const std::map<TensorId, py::array> &>(),
+           py::arg("inputs"), py::arg("outputs"))
+      .def("enableRuntimeAsserts", &PyStepIO::enableRuntimeAsserts);
+  py::class_<StepIOCallback, IStepIO>(m, "PyStepIOCallback")
+      .def(py::init([](py::function in, py::function inComplete, py::function out, py::function outComplete) {
+             return std::make_unique<StepIOCallback>(
+                 [in](TensorId id, bool prefetch) { return inputFromPython(id, in(id, prefetch)); },
+                 [inComplete](TensorId id) { py::gil_scoped_acquire g; inComplete(id); },
+                 [out](TensorId id) {
+                   py::gil_scoped_acquire g;
+                   py::array a = py::array::ensure(out(id));
+                   if (!a) throw runtime_error("output callback for '{}' must return a numpy array", id);
+                   contiguous(a, "array returned by the output callback for '" + id + "'");
+                   MutableVoidData d;
+                   d.data = a.mutable_data();
+                   d.info = TensorInfo(dataTypeOf(a.dtype()), Shape(a.shape(), a.shape() + a.ndim()));
+                   return d;
+                 },
+                 [outComplete](TensorId id) { py::gil_scoped_acquire g; outComplete(id); });
+           }),
+           py::arg("input_callback"), py::arg("input_complete_callback"), py::arg("output_callback"),
+           py::arg("output_complete_callback"));
+  py::class_<IWeightsIO>(m, "IWeightsIO");
+  py::class_<PyWeightsIO, IWeightsIO>(m, "PyWeightsIO")
+      .def(py::init<const std::map<TensorId, py::array> &>(), py::arg("weights"));
+}
+
+} // namespace popart::bindings

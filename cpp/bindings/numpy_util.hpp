@@ -1,0 +1,53 @@
+// numpy dtype <-> popart::DataType for the bindings.
+#pragma once
+#include "popart/error.hpp"
+#include "popart/tensorinfo.hpp"
+#include <pybind11/numpy.h>
+
+namespace popart::bindings {
+namespace py = pybind11;
+
+inline DataType dataTypeOf(const py::dtype &dt) {
+  char kind = dt.kind();
+  auto size = dt.itemsize();
+  if (kind == 'f' && size == 4) return DataType::FLOAT;
+  if (kind == 'f' && size == 2) return DataType::FLOAT16;
+  if (kind == 'f' && size == 8) return DataType::DOUBLE;
+  if (kind == 'b') return DataType::BOOL;
+  if (kind == 'i' && size == 1) return DataType::INT8;
+  if (kind == 'i' && size == 2) return DataType::INT16;
+  if (kind == 'i' && size == 4) return DataType::INT32;
+  if (kind == 'i' && size == 8) return DataType::INT64;
+  if (kind == 'u' && size == 1) return DataType::UINT8;
+  if (kind == 'u' && size == 2) return DataType::UINT16;
+  if (kind == 'u' && size == 4) return DataType::UINT32;
+  if (kind == 'u' && size == 8) return DataType::UINT64;
+  throw error("numpy dtype '{}' has no popart equivalent", std::string(py::str(dt)));
+}
+
+inline py::dtype numpyDtypeOf(DataType t) {
+  switch (t) {
+  case DataType::FLOAT: return py::dtype("float32");
+  case DataType::FLOAT16: return py::dtype("float16");
+  case DataType::DOUBLE: return py::dtype("float64");
+  case DataType::BOOL: return py::dtype("bool");
+  case DataType::INT8: return py::dtype("int8");
+  case DataType::INT16: return py::dtype("int16");
+  case DataType::INT32: return py::dtype("int32");
+  case DataType::INT64: return py::dtype("int64");
+  case DataType::UINT8: return py::dtype("uint8");
+  case DataType::UINT16: return py::dtype("uint16");
+  case DataType::UINT32: return py::dtype("uint32");
+  case DataType::UINT64: return py::dtype("uint64");
+  default: throw error("popart type {} has no numpy equivalent", toString(t));
+  }
+}
+
+/// A C-contiguous array whose memory popart may read or write.
+inline py::array contiguous(const py::array &a, const std::string &what) {
+  if (!(a.flags() & py::array::c_style))
+    throw error("{} must be a C-contiguous numpy array (use numpy.ascontiguousarray)", what);
+  return a;
+}
+
+} // namespace popart::bindings

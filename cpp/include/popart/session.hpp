@@ -1,0 +1,103 @@
+// Sessions: compile an ONNX model for a device and run it.
+#pragma once
+#include "popart/names.hpp"
+#include "popart/tensorinfo.hpp"
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace popart {
+
+class DataFlow;
+class DeviceInfo;
+class IStepIO;
+class IWeightsIO;
+class InputShapeInfo;
+class Ir;
+class Optimizer;
+class Patterns;
+struct SessionOptions;
+namespace popx {
+class Devicex;
+}
+
+class Session {
+public:
+  virtual ~Session();
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  /// Builds the CPU programs (and, if loadEngine, makes the session runnable);
+  /// also copies the weights to the device.
+  void prepareDevice(bool loadEngine = true);
+  void loadEngineAndConnectStreams();
+  void weightsFromHost();
+  void weightsToHost();
+  /// Copies host weights into / out of user buffers (no device transfer).
+  void readWeights(const IWeightsIO &weights);
+  void writeWeights(const IWeightsIO &weights);
+  void run(IStepIO &stepio, const std::string &debugName = "");
+  /// Runs a named program; "" or "main" is the main program.
+  void run(const std::string &programHandle, IStepIO &stepio, const std::string &debugName = "");
+  /// Writes the ONNX model with the current device weights.
+  void modelToHost(const std::string &fileName);
+  /// Replaces host weights by the initializers of `model` (bytes or path) and
+  /// copies them to the device.
+  void resetHostWeights(const std::string &modelProtoOrFilename,
+                        bool ignoreWeightsInModelWithoutCorrespondingHostWeight = false);
+
+  TensorInfo getInfo(const TensorId &id) const;
+  bool hasInfo(const TensorId &id) const;
+  std::vector<TensorId> getTensorIds() const;
+  std::string getSummaryReport(bool resetProfile = true) const;
+  std::string getSerializedGraph() const;
+  /// Time-stamp-counter ticks (rdtsc) spent in the last run(); 0 before any run.
+  uint64_t getCycleCount(const std::string &id = "") const;
+  void setRandomSeed(uint64_t seed);
+  uint64_t getRandomSeed() const { return seed_; }
+  std::vector<uint32_t> getRNGState() const;
+  void setRNGState(const std::vector<uint32_t> &state);
+  /// Weights are already identical with one process.
+  void broadcastWeights(int rootRank = 0) {}
+
+  const Ir &getIr() const { return *ir_; }
+  Ir &getIr() { return *ir_; }
+  std::shared_ptr<DeviceInfo> getDevice() const { return device_; }
+  popx::Devicex &getDevicex() const;
+  bool isPrepared() const;
+  const std::string &getName() const { return name_; }
+
+protected:
+  Session(std::shared_ptr<DeviceInfo> device, const std::string &name);
+  /// Parses the model and prepares the IR.
+  void ctorCommonLogic(const std::string &modelProtoOrFilename, const DataFlow &dataFlow,
+                       const InputShapeInfo &inputShapeInfo, const SessionOptions &options,
+                       const Patterns &patterns, const TensorId &loss, const Optimizer *optimizer);
+
+  std::unique_ptr<Ir> ir_;
+  std::unique_ptr<popx::Devicex> devicex_;
+  std::shared_ptr<DeviceInfo> device_;
+  std::string name_;
+  uint64_t seed_ = 0;
+  uint64_t rngCounter_ = 0;
+  bool weightsOnDevice_ = false;
+};
+
+class InferenceSession : public Session {
+public:
+  static std::unique_ptr<InferenceSession>
+  createFromOnnxModel(const std::string &model, const DataFlow &dataFlow,
+                      std::shared_ptr<DeviceInfo> device, const InputShapeInfo &inputShapeInfo,
+                      const SessionOptions &userOptions, const Patterns &patterns,
+                      const std::string &name = "inference");
+  static std::unique_ptr<InferenceSession>
+  createFromOnnxModel(const std::string &model, const DataFlow &dataFlow,
+                      std::shared_ptr<DeviceInfo> device);
+
+private:
+  using Session::Session;
+};
+
+} // namespace popart

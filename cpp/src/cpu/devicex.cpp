@@ -1,0 +1,250 @@
+// Building and running the CPU programs of a prepared IR.
+#include "devicex.hpp"
+#include "memory_plan.hpp"
+#include "popart/dataflow.hpp"
+#include "popart/error.hpp"
+#include "popart/graph.hpp"
+#include "popart/ir.hpp"
+#include "popart/logging.hpp"
+#include "popart/sessionoptions.hpp"
+#include "popart/tensor.hpp"
+#include <cstdlib>
+#include <cstring>
+#include <unordered_set>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+namespace popart::popx {
+namespace {
+
+int64_t readTicks() {
+#if defined(__x86_64__)
+  return static_cast<int64_t>(__rdtsc());
+#else
+  return std::chrono::steady_clock::now().time_since_epoch().count();
+#endif
+}
+
+bool isPersistent(const Tensor *t) {
+  return t->tensorType() == TensorType::Variable || t->tensorType() == TensorType::Const ||
+         t->tensorType() == TensorType::Stream;
+}
+
+// Adds `src` into `dst` element-wise (anchor Sum return type).
+void accumulateInto(void *dst, const void *src, const TensorInfo &info) {
+  int64_t n = info.nelms();
+  auto add = [&](auto tag) {
+    using T = decltype(tag);
+    T *d = static_cast<T *>(dst);
+    const T *s = static_cast<const T *>(src);
+    for (int64_t i = 0; i < n; ++i) d[i] = static_cast<T>(d[i] + s[i]);
+  };
+  switch (info.dataType()) {
+  case DataType::FLOAT: add(float{}); break;
+  case DataType::DOUBLE: add(double{}); break;
+  case DataType::INT32: add(int32_t{}); break;
+  case DataType::INT64: add(int64_t{}); break;
+  case DataType::UINT32: add(uint32_t{}); break;
+  case DataType::FLOAT16: {
+    auto *d = static_cast<float16_t *>(dst);
+    auto *s = static_cast<const float16_t *>(src);
+    for (int64_t i = 0; i < n; ++i) d[i] = float16_t(static_cast<float>(d[i]) + static_cast<float>(s[i]));
+    break;
+  }
+  default: throw error("anchor return type Sum is not supported for type {}", info.data_type());
+  }
+}
+
+} // namespace
+
+Block::Block(int64_t nbytes) : size(nbytes) {
+  data = static_cast<char *>(std::aligned_alloc(kAlignment, static_cast<size_t>(alignUp(std::max<int64_t>(nbytes, 1)))));
+  if (!data) throw memory_allocation_err("cannot allocate {} bytes", nbytes);
+}
+Block::~Block() { std::free(data); }
+
+Devicex::Devicex(Ir &ir) : ir_(ir) {}
+Devicex::~Devicex() = default;
+
+TensorView Devicex::view(const Tensor *t) const {
+  auto it = buffers_.find(t);
+  if (it == buffers_.end())
+    throw internal_error("tensor '{}' has no buffer (it was not planned)", t->id);
+  return TensorView(it->second, t->info);
+}
+
+TensorView Devicex::scratch(const TensorInfo &info) {
+  blocks_.push_back(std::make_unique<Block>(info.nbytes()));
+  persistentBytes_ += blocks_.back()->size;
+  return TensorView(blocks_.back()->data, info);
+}
+
+void Devicex::setOutTensor(const Op *op, OutIndex i, const TensorView &t) { outCopies_[op].emplace_back(i, t); }
+
+void Devicex::copy(const TensorView &dst, const TensorView &src) {
+  if (dst.raw() != src.raw()) std::memcpy(dst.raw(), src.raw(), static_cast<size_t>(dst.nbytes()));
+}
+
+void Devicex::allocatePersistent(const Tensor *t) {
+  blocks_.push_back(std::make_unique<Block>(t->info.nbytes()));
+  persistentBytes_ += blocks_.back()->size;
+  buffers_[t] = blocks_.back()->data;
+  if (t->tensorType() == TensorType::Const && t->hasTensorData())
+    std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+}
+
+void Devicex::planGraph(const Graph &g) {
+  auto schedule = g.getOpSchedule();
+  std::unordered_set<const Tensor *> keep;
+  if (g.isMainGraph())
+    for (const auto &id : ir_.getDataFlow().anchors())
+      if (g.getTensors().contains(id)) keep.insert(g.getTensor(id));
+  for (Tensor *t : g.getTensors().getAll())
+    if (isPersistent(t)) allocatePersistent(t);
+  MemoryPlan plan = planMemory(g, schedule, keep);
+  blocks_.push_back(std::make_unique<Block>(plan.arenaBytes));
+  plannedBytes_ += plan.arenaBytes;
+  char *arena = blocks_.back()->data;
+  for (const auto &[t, off] : plan.offset) buffers_[t] = arena + off;
+  for (const auto &[t, root] : plan.aliasRoot) buffers_[t] = buffers_.at(root);
+}
+
+Sequence Devicex::growGraph(const Graph &g) {
+  planGraph(g);
+  Sequence prog;
+  for (Op *op : g.getOpSchedule()) {
+    auto opx = OpxManager::createOpx(op, this);
+    Sequence steps;
+    withOpContext(*op, "lowering", [&] { opx->grow(steps); });
+    for (const auto &[i, t] : outCopies_[op]) {
+      TensorView dst = view(op->outTensor(i));
+      steps.add([dst, t] { copy(dst, t); });
+    }
+    opxs_.push_back(std::move(opx));
+    if (steps.empty()) continue;
+    stats_.push_back({op});
+    size_t statIndex = stats_.size() - 1;
+    prog.add([this, statIndex, steps] {
+      auto t0 = std::chrono::steady_clock::now();
+      steps.run();
+      auto &s = stats_[statIndex];
+      s.time += std::chrono::steady_clock::now() - t0;
+      ++s.calls;
+    });
+  }
+  return prog;
+}
+
+const Sequence &Devicex::graphProgram(const Graph &g) {
+  auto it = programs_.find(g.id);
+  if (it != programs_.end()) return it->second;
+  Sequence s = growGraph(g);
+  return programs_[g.id] = std::move(s);
+}
+
+void Devicex::prepare() {
+  graphProgram(ir_.getMainGraph());
+  prepared_ = true;
+  logging::devicex::info("prepared: {} ops, {} bytes of activations, {} bytes persistent",
+                         opxs_.size(), plannedBytes_, persistentBytes_);
+}
+
+void Devicex::weightsFromHost() {
+  for (Graph *g : ir_.getAllGraphs())
+    for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
+      if (t->hasTensorData() && buffers_.count(t))
+        std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+}
+
+void Devicex::weightsToHost() {
+  for (Graph *g : ir_.getAllGraphs())
+    for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
+      if (t->hasTensorData() && buffers_.count(t))
+        std::memcpy(t->tensorData().data(), buffers_[t], static_cast<size_t>(t->info.nbytes()));
+}
+
+void Devicex::readInputs(IStepIO &io) {
+  for (Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream)) {
+    if (ir_.streamConstants().count(t->id)) continue;
+    int64_t n = t->info.nelms();
+    ConstVoidData d = io.in(t->id, n, false);
+    if (d.info.dataType() != t->info.dataType())
+      throw runtime_error("input '{}' has type {}, expected {}", t->id, d.info.data_type(),
+                          t->info.data_type());
+    if (d.info.nelms() != n)
+      throw runtime_error("input '{}' provides {} elements for one micro-batch, expected {} ({})",
+                          t->id, d.info.nelms(), n, t->info.toString());
+    std::memcpy(buffers_[t], d.data, static_cast<size_t>(t->info.nbytes()));
+    io.inComplete(t->id, n);
+  }
+}
+
+void Devicex::writeAnchors(IStepIO &io, int64_t batch, int64_t accum, bool lastMicroBatch) {
+  const DataFlow &df = ir_.getDataFlow();
+  for (const auto &id : df.anchors()) {
+    const Tensor *t = ir_.getMainGraph().getTensor(id);
+    const AnchorReturnType &art = df.art(id);
+    const void *src = buffers_.at(t);
+    if (art.id() == AnchorReturnTypeId::Sum) {
+      auto &sum = anchorSums_[id];
+      if (!sum) sum = std::make_unique<Block>(t->info.nbytes());
+      if (batch == 0 && accum == 0) std::memcpy(sum->data, src, static_cast<size_t>(t->info.nbytes()));
+      else accumulateInto(sum->data, src, t->info);
+      if (!lastMicroBatch) continue;
+      src = sum->data;
+    } else if (art.id() == AnchorReturnTypeId::Final && !lastMicroBatch) {
+      continue;
+    } else if (art.id() == AnchorReturnTypeId::EveryN && (batch + 1) % art.rp() != 0) {
+      continue;
+    }
+    MutableVoidData out = io.out(id, t->info.nelms());
+    if (out.info.isSet() && out.info.dataType() != t->info.dataType())
+      throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id,
+                          out.info.data_type(), t->info.data_type());
+    std::memcpy(out.data, src, static_cast<size_t>(t->info.nbytes()));
+    io.outComplete(id);
+  }
+}
+
+void Devicex::run(IStepIO &io) {
+  if (!prepared_) throw error("run() called before prepareDevice()");
+  const auto &opts = ir_.getSessionOptions();
+  int64_t bps = ir_.getDataFlow().batchesPerStep();
+  int64_t accum = opts.getAccumulationFactor();
+  const Sequence &main = programs_.at(ir_.getMainGraph().id);
+  auto t0 = std::chrono::steady_clock::now();
+  int64_t c0 = readTicks();
+  for (int64_t b = 0; b < bps; ++b) {
+    for (int64_t a = 0; a < accum; ++a) {
+      readInputs(io);
+      main.run();
+      writeAnchors(io, b, a, b == bps - 1 && a == accum - 1);
+    }
+  }
+  lastRunTicks_ = readTicks() - c0;
+  lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::map<OutIndex, std::vector<char>> Devicex::evaluateConstOp(Op &op) {
+  Devicex tmp(op.getIr());
+  std::map<OutIndex, std::vector<char>> outs;
+  for (const auto &[i, t] : op.input->tensorMap())
+    tmp.buffers_[t] = const_cast<char *>(t->tensorData().data());
+  for (const auto &[i, t] : op.output->tensorMap()) {
+    outs[i].resize(static_cast<size_t>(std::max<int64_t>(t->info.nbytes(), 1)));
+    tmp.buffers_[t] = outs[i].data();
+  }
+  auto opx = OpxManager::createOpx(&op, &tmp);
+  Sequence steps;
+  opx->grow(steps);
+  for (const auto &[i, t] : tmp.outCopies_[&op]) {
+    TensorView dst = tmp.view(op.outTensor(i));
+    steps.add([dst, t] { copy(dst, t); });
+  }
+  steps.run();
+  for (auto &[i, bytes] : outs) bytes.resize(static_cast<size_t>(op.outInfo(i).nbytes()));
+  return outs;
+}
+
+} // namespace popart::popx

@@ -1,0 +1,93 @@
+// The CPU executor (PopART's Devicex): owns every buffer of a prepared IR,
+// the Opx of each op and the program fragments built from their grow().
+#pragma once
+#include "popart/popx/opx.hpp"
+#include "popart/stepio.hpp"
+#include <chrono>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace popart {
+class Ir;
+class Graph;
+class Tensor;
+} // namespace popart
+
+namespace popart::popx {
+
+/// Aligned heap block.
+struct Block {
+  explicit Block(int64_t nbytes);
+  ~Block();
+  Block(const Block &) = delete;
+  Block &operator=(const Block &) = delete;
+  char *data = nullptr;
+  int64_t size = 0;
+};
+
+/// Per-op run statistics for the summary report.
+struct OpStats {
+  const Op *op;
+  int64_t calls = 0;
+  std::chrono::nanoseconds time{0};
+};
+
+class Devicex {
+public:
+  explicit Devicex(Ir &ir);
+  ~Devicex();
+
+  /// Plans memory, creates the Opxs and grows every program.
+  void prepare();
+  bool isPrepared() const { return prepared_; }
+
+  void weightsFromHost();
+  void weightsToHost();
+  /// batchesPerStep x accumulationFactor micro-batches of the main program.
+  void run(IStepIO &io);
+
+  /// Buffer of a tensor (planned for ActGrad, persistent for the others).
+  TensorView view(const Tensor *t) const;
+  TensorView scratch(const TensorInfo &info);
+  void setOutTensor(const Op *op, OutIndex i, const TensorView &t);
+  /// The program of a sub-graph, grown on first use (Call, If, Loop, Scan).
+  const Sequence &graphProgram(const Graph &g);
+  /// Copies between buffers of different graphs (sub-graph inputs/outputs).
+  static void copy(const TensorView &dst, const TensorView &src);
+
+  /// Evaluates one op whose inputs are all Const; returns output bytes by index.
+  static std::map<OutIndex, std::vector<char>> evaluateConstOp(Op &op);
+
+  Ir &ir() const { return ir_; }
+  const std::vector<OpStats> &opStats() const { return stats_; }
+  void resetStats() {
+    for (auto &s : stats_) s = OpStats{s.op};
+  }
+  int64_t plannedBytes() const { return plannedBytes_; }
+  int64_t persistentBytes() const { return persistentBytes_; }
+  int64_t lastRunTicks() const { return lastRunTicks_; }
+  int64_t lastRunNanoseconds() const { return lastRunNs_; }
+
+private:
+  struct GraphPlan;
+  void planGraph(const Graph &g);
+  void allocatePersistent(const Tensor *t);
+  Sequence growGraph(const Graph &g);
+  void readInputs(IStepIO &io);
+  void writeAnchors(IStepIO &io, int64_t batch, int64_t accum, bool lastMicroBatch);
+
+  Ir &ir_;
+  bool prepared_ = false;
+  std::unordered_map<const Tensor *, void *> buffers_;
+  std::vector<std::unique_ptr<Block>> blocks_;
+  std::map<GraphId, Sequence> programs_;
+  std::vector<std::unique_ptr<Opx>> opxs_;
+  std::vector<OpStats> stats_;
+  std::map<const Op *, std::vector<std::pair<OutIndex, TensorView>>> outCopies_;
+  std::map<TensorId, std::unique_ptr<Block>> anchorSums_;
+  int64_t plannedBytes_ = 0, persistentBytes_ = 0;
+  int64_t lastRunTicks_ = 0, lastRunNs_ = 0;
+};
+
+} // namespace popart::popx

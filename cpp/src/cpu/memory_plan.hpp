@@ -1,0 +1,32 @@
+// Liveness-based placement of a graph's activations in one arena.
+#pragma once
+#include <cstdint>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace popart {
+class Graph;
+class Op;
+class Tensor;
+} // namespace popart
+
+namespace popart::popx {
+
+struct MemoryPlan {
+  /// Tensors that share another tensor's buffer (views, in-place outputs) -> that tensor.
+  std::unordered_map<const Tensor *, const Tensor *> aliasRoot;
+  /// Arena offsets of the ActGrad tensors that own memory.
+  std::unordered_map<const Tensor *, int64_t> offset;
+  int64_t arenaBytes = 0;
+};
+
+/// Plans the ActGrad tensors of `g` run in `schedule`; `keepAlive` tensors
+/// (graph outputs, anchors) live until the end.
+MemoryPlan planMemory(const Graph &g, const std::vector<Op *> &schedule,
+                      const std::unordered_set<const Tensor *> &keepAlive);
+
+constexpr int64_t kAlignment = 64;
+inline int64_t alignUp(int64_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
+
+} // namespace popart::popx

@@ -1,0 +1,134 @@
+// Opx base methods, the Opx registry and the plain-function kernel sugar.
+#include "devicex.hpp"
+#include "popart/cpu/kernel.hpp"
+#include "popart/error.hpp"
+#include "popart/logging.hpp"
+#include "popart/tensor.hpp"
+#include <map>
+#include <mutex>
+#include <omp.h>
+
+namespace popart::popx {
+namespace {
+
+struct OpxEntry {
+  OpxFactoryFunc factory;
+  std::string tag;
+};
+
+std::map<std::pair<std::string, std::string>, OpxEntry> &opxRegistry() {
+  static std::map<std::pair<std::string, std::string>, OpxEntry> r;
+  return r;
+}
+
+std::mutex &registryMutex() {
+  static std::mutex m;
+  return m;
+}
+
+char tagOf(DataType t) {
+  switch (t) {
+  case DataType::FLOAT: case DataType::DOUBLE: return 'f';
+  case DataType::FLOAT16: case DataType::BFLOAT16: return 'h';
+  case DataType::INT8: case DataType::INT16: case DataType::INT32: case DataType::INT64: return 'i';
+  default: return 'u';
+  }
+}
+
+} // namespace
+
+void TensorView::checkType(size_t size, char tag) const {
+  char mine = tagOf(info_.dataType());
+  bool ok = static_cast<int64_t>(size) == dataTypeSize(info_.dataType()) &&
+            (mine == tag || (mine == 'h' && tag == 'u'));
+  if (!ok) throw error("tensor view of type {} accessed as a {}-byte '{}' type", info_.data_type(), size, tag);
+}
+
+TensorView Opx::getInTensor(InIndex i) const { return dv_p->view(op_p->inTensor(i)); }
+TensorView Opx::getOutTensor(OutIndex i) const { return dv_p->view(op_p->outTensor(i)); }
+void Opx::setOutTensor(OutIndex i, const TensorView &t) const {
+  if (t.info() != outInfo(i))
+    throw error("setOutTensor({}): tensor is {}, output expects {}", i, t.info().toString(), outInfo(i).toString());
+  dv_p->setOutTensor(op_p, i, t);
+}
+TensorView Opx::createTensor(const TensorInfo &info) const { return dv_p->scratch(info); }
+
+void Opx::parallelFor(int64_t n, const std::function<void(int64_t, int64_t)> &f, int64_t grain) {
+  int threads = omp_get_max_threads();
+  if (n <= grain || threads <= 1) {
+    if (n > 0) f(0, n);
+    return;
+  }
+  int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
+#pragma omp parallel for num_threads(static_cast<int>(chunks))
+  for (int64_t c = 0; c < chunks; ++c) {
+    int64_t b = n * c / chunks, e = n * (c + 1) / chunks;
+    f(b, e);
+  }
+}
+
+void verifyOpFailed(Op *op) {
+  throw error("Opx cannot lower op {}: unexpected op type or identifier", op->debugName());
+}
+
+void OpxManager::registerOpx(const OperatorIdentifier &id, OpxFactoryFunc factory, const char *tag) {
+  std::lock_guard<std::mutex> lock(registryMutex());
+  auto key = std::make_pair(id.domain, id.type);
+  auto &r = opxRegistry();
+  auto it = r.find(key);
+  if (it != r.end()) {
+    if (it->second.tag == tag) return;  // the same library loaded twice
+    throw error("an Opx for {}.{} is already registered; a custom op cannot replace a built-in kernel",
+                id.domain, id.type);
+  }
+  r[key] = {std::move(factory), tag};
+}
+
+bool OpxManager::hasOpx(const OperatorIdentifier &id) {
+  return opxRegistry().count({id.domain, id.type}) != 0;
+}
+
+std::unique_ptr<Opx> OpxManager::createOpx(Op *op, Devicex *devicex) {
+  auto it = opxRegistry().find({op->opid.domain, op->opid.type});
+  if (it == opxRegistry().end())
+    throw error("no CPU kernel (Opx) is registered for {}; if it is a custom op, its library must "
+                "register one with OpxCreator", toString(op->opid));
+  return it->second.factory(op, devicex);
+}
+
+} // namespace popart::popx
+
+namespace popart::cpu {
+namespace {
+
+/// The Opx behind POPART_REGISTER_KERNEL: captures views once, calls fn per run.
+class KernelOpx final : public popx::Opx {
+public:
+  KernelOpx(Op *op, popx::Devicex *d, KernelFn fn) : Opx(op, d), fn_(fn) {}
+  void grow(popx::Sequence &prog) const override {
+    std::vector<popx::TensorView> ins(static_cast<size_t>(op_p->input->maxIndex()));
+    std::vector<popx::TensorView> outs(static_cast<size_t>(op_p->output->maxIndex()));
+    for (const auto &[i, t] : op_p->input->tensorMap()) ins[i] = getInTensor(i);
+    for (const auto &[i, t] : op_p->output->tensorMap()) outs[i] = getOutTensor(i);
+    auto ctx = std::make_shared<KernelContext>(*op_p, std::move(ins), std::move(outs));
+    KernelFn fn = fn_;
+    prog.add([ctx, fn] { fn(*ctx); });
+  }
+
+private:
+  KernelFn fn_;
+};
+
+} // namespace
+
+void registerKernel(const std::vector<OperatorIdentifier> &ids, KernelFn fn) {
+  for (const auto &id : ids) {
+    // Tag by function address so re-registering the same kernel is harmless.
+    std::string tag = "kernel@" + std::to_string(reinterpret_cast<uintptr_t>(fn));
+    popx::OpxManager::registerOpx(
+        id, [fn](Op *op, popx::Devicex *d) { return std::make_unique<KernelOpx>(op, d, fn); },
+        tag.c_str());
+  }
+}
+
+} // namespace popart::cpu

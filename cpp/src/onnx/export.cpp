@@ -1,0 +1,33 @@
+// modelToHost: the imported model with its initializers replaced by the
+// session's current weights.
+#include "import.hpp"
+#include "model.hpp"
+#include "popart/error.hpp"
+#include "popart/graph.hpp"
+#include "popart/ir.hpp"
+#include "popart/tensor.hpp"
+
+namespace popart {
+
+std::string exportModelWithWeights(const Ir &ir) {
+  const onnxpb::Model *orig = ir.getModel();
+  if (!orig) throw error("the session has no ONNX model to export");
+  onnxpb::Model m = *orig;
+  const Graph &g = ir.getMainGraph();
+  for (auto &init : m.graph.initializer) {
+    if (!g.getTensors().contains(init.name)) continue;
+    const Tensor *t = g.getTensor(init.name);
+    if (!t->hasTensorData()) continue;
+    onnxpb::Tensor fresh;
+    fresh.name = init.name;
+    fresh.dims = init.dims;
+    fresh.dataType = init.dataType;
+    fresh.docString = init.docString;
+    fresh.hasRawData = true;
+    fresh.rawData.assign(t->tensorData().begin(), t->tensorData().end());
+    init = std::move(fresh);
+  }
+  return onnxpb::serializeModel(m);
+}
+
+} // namespace popart

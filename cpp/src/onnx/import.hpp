@@ -1,0 +1,21 @@
+// ONNX model -> IR graphs.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace popart {
+class Ir;
+class TensorInfo;
+namespace onnxpb {
+struct Model;
+struct Tensor;
+} // namespace onnxpb
+
+/// Builds the main graph (and sub-graphs) of `ir` from its ONNX model.
+void importModel(Ir &ir);
+/// Decodes a TensorProto's values (raw_data or typed fields) into host bytes.
+std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info);
+TensorInfo tensorInfoOf(const onnxpb::Tensor &t);
+/// The model with initializers replaced by the current host weights of `ir`.
+std::string exportModelWithWeights(const Ir &ir);
+} // namespace popart

@@ -1,0 +1,147 @@
+#include "popart/devicemanager.hpp"
+#include "popart/error.hpp"
+#include <omp.h>
+
+namespace popart {
+
+std::string toString(DeviceType t) {
+  switch (t) {
+  case DeviceType::IpuModel: return "IpuModel";
+  case DeviceType::Cpu: return "Cpu";
+  case DeviceType::Ipu: return "Ipu";
+  case DeviceType::OfflineIpu: return "OfflineIpu";
+  default: return "Sim";
+  }
+}
+
+DeviceInfo::DeviceInfo(DeviceType type, int id, int numIpus, int tilesPerIpu, DeviceConnectionType connection,
+                       std::map<std::string, std::string> options)
+    : type_(type), id_(id), numIpus_(numIpus), tilesPerIpu_(tilesPerIpu), connection_(connection),
+      options_(std::move(options)) {}
+
+DeviceInfo::~DeviceInfo() = default;
+
+bool DeviceInfo::attach() {
+  if (type_ == DeviceType::OfflineIpu) return false;
+  bool was = attached_;
+  attached_ = true;
+  return !was;
+}
+
+void DeviceInfo::detach() { attached_ = false; }
+
+int DeviceInfo::getNumThreads() const { return omp_get_max_threads(); }
+
+std::string DeviceInfo::toString() const {
+  return "Device(type=" + popart::toString(type_) + " id=" + std::to_string(id_) +
+         " numIpus=" + std::to_string(numIpus_) + " tilesPerIpu=" + std::to_string(tilesPerIpu_) +
+         " threads=" + std::to_string(getNumThreads()) + (attached_ ? " attached" : "") + ")";
+}
+
+DeviceManager &DeviceManager::createDeviceManager() {
+  static DeviceManager instance;
+  return instance;
+}
+
+namespace {
+
+int intOption(const std::map<std::string, std::string> &o, const std::string &key, int def) {
+  auto it = o.find(key);
+  if (it == o.end()) return def;
+  try {
+    return std::stoi(it->second);
+  } catch (const std::exception &) {
+    throw error("device option '{}' must be an integer, got '{}'", key, it->second);
+  }
+}
+
+void checkNumIpus(int n) {
+  if (n < 1 || n > DeviceManager::kMaxIpus || (n & (n - 1)) != 0)
+    throw error("cannot acquire {} IPUs: the number must be a power of two between 1 and {}", n,
+                DeviceManager::kMaxIpus);
+}
+
+} // namespace
+
+std::shared_ptr<DeviceInfo> DeviceManager::createCpuDevice() {
+  return std::make_shared<DeviceInfo>(DeviceType::Cpu, nextId_++, 1, 1, DeviceConnectionType::Always,
+                                      std::map<std::string, std::string>{});
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::createIpuModelDevice(std::map<std::string, std::string> &o) {
+  int n = intOption(o, "numIPUs", 1);
+  if (n < 1) throw error("createIpuModelDevice: numIPUs must be positive, got {}", n);
+  return std::make_shared<DeviceInfo>(DeviceType::IpuModel, nextId_++, n, intOption(o, "tilesPerIPU", kTilesPerIpu),
+                                      DeviceConnectionType::Always, o);
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::createSimDevice(std::map<std::string, std::string> &o) {
+  return std::make_shared<DeviceInfo>(DeviceType::Sim, nextId_++, intOption(o, "numIPUs", 1),
+                                      intOption(o, "tilesPerIPU", kTilesPerIpu), DeviceConnectionType::Always, o);
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::createOfflineIPUDevice(std::map<std::string, std::string> &o) {
+  return std::make_shared<DeviceInfo>(DeviceType::OfflineIpu, nextId_++, intOption(o, "numIPUs", 1),
+                                      intOption(o, "tilesPerIPU", kTilesPerIpu), DeviceConnectionType::Never, o);
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::createOfflineIpuFromDeviceInfo(const DeviceInfo &info) {
+  return std::make_shared<DeviceInfo>(DeviceType::OfflineIpu, nextId_++, info.getNumIpus(), info.getTilesPerIPU(),
+                                      DeviceConnectionType::Never, info.getOptions());
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::tryAcquireAvailableDevice(int numIpus, int tilesPerIpu, SyncPattern,
+                                                                     DeviceConnectionType connection,
+                                                                     DeviceSelectionCriterion) {
+  if (numIpus < 1 || numIpus > kMaxIpus || (numIpus & (numIpus - 1)) != 0) return nullptr;
+  auto d = std::make_shared<DeviceInfo>(DeviceType::Ipu, nextId_++, numIpus,
+                                        tilesPerIpu > 0 ? tilesPerIpu : kTilesPerIpu, connection,
+                                        std::map<std::string, std::string>{});
+  if (connection == DeviceConnectionType::Always) d->attach();
+  return d;
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::acquireAvailableDevice(int numIpus, int tilesPerIpu, SyncPattern p,
+                                                                  DeviceConnectionType c, DeviceSelectionCriterion s) {
+  checkNumIpus(numIpus);
+  return tryAcquireAvailableDevice(numIpus, tilesPerIpu, p, c, s);
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::tryAcquireDeviceById(int id, SyncPattern, DeviceConnectionType c) {
+  if (id < 0) return nullptr;
+  // Ids follow the IPU numbering: 0..63 single IPUs, then 32 pairs, 16 quads, ...
+  int numIpus = 1, base = 0, count = kMaxIpus;
+  while (id >= base + count) {
+    base += count;
+    numIpus *= 2;
+    if (numIpus > kMaxIpus) return nullptr;
+    count = kMaxIpus / numIpus;
+  }
+  auto d = std::make_shared<DeviceInfo>(DeviceType::Ipu, id, numIpus, kTilesPerIpu, c,
+                                        std::map<std::string, std::string>{});
+  if (c == DeviceConnectionType::Always) d->attach();
+  return d;
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::acquireDeviceById(int id, SyncPattern p, DeviceConnectionType c) {
+  auto d = tryAcquireDeviceById(id, p, c);
+  if (!d) throw error("no device with id {} (valid ids are 0..{})", id, 2 * kMaxIpus - 2);
+  return d;
+}
+
+std::vector<std::shared_ptr<DeviceInfo>> DeviceManager::enumerateDevices(SyncPattern p, int numIpus, DeviceType type,
+                                                                         DeviceConnectionType c, int tilesPerIpu) {
+  std::vector<std::shared_ptr<DeviceInfo>> out;
+  if (type != DeviceType::Ipu || numIpus < 1 || numIpus > kMaxIpus || (numIpus & (numIpus - 1))) return out;
+  for (int i = 0; i < kMaxIpus / numIpus; ++i)
+    out.push_back(std::make_shared<DeviceInfo>(DeviceType::Ipu, nextId_++, numIpus,
+                                               tilesPerIpu > 0 ? tilesPerIpu : kTilesPerIpu, c,
+                                               std::map<std::string, std::string>{}));
+  return out;
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::getDevice(SyncPattern p, unsigned id, DeviceConnectionType c) {
+  return tryAcquireDeviceById(static_cast<int>(id), p, c);
+}
+
+} // namespace popart

@@ -1,0 +1,46 @@
+// Session::getSummaryReport: per-op time and memory from the CPU executor.
+#include "cpu/devicex.hpp"
+#include "popart/graph.hpp"
+#include "popart/ir.hpp"
+#include "popart/session.hpp"
+#include "popart/tensor.hpp"
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace popart {
+
+std::string Session::getSummaryReport(bool resetProfile) const {
+  std::ostringstream os;
+  if (!devicex_ || !devicex_->isPrepared()) return "session '" + name_ + "' is not prepared\n";
+  const auto &stats = devicex_->opStats();
+  std::vector<const popx::OpStats *> order;
+  std::chrono::nanoseconds total{0};
+  for (const auto &s : stats) {
+    order.push_back(&s);
+    total += s.time;
+  }
+  std::sort(order.begin(), order.end(), [](auto *a, auto *b) { return a->time > b->time; });
+  char line[512];
+  os << "popart-cpu summary report for session '" << name_ << "'\n";
+  std::snprintf(line, sizeof(line), "memory: activations arena %.3f MB, persistent (weights, inputs, constants) %.3f MB\n",
+                devicex_->plannedBytes() / 1e6, devicex_->persistentBytes() / 1e6);
+  os << line;
+  std::snprintf(line, sizeof(line), "time in ops since last reset: %.3f ms over %zu ops\n", total.count() / 1e6, stats.size());
+  os << line;
+  std::snprintf(line, sizeof(line), "%-48s %-24s %10s %12s %8s %12s\n", "op", "type", "calls", "total ms", "%", "out bytes");
+  os << line;
+  for (const auto *s : order) {
+    int64_t outBytes = 0;
+    for (const auto &[i, t] : s->op->output->tensorMap()) outBytes += t->info.nbytes();
+    double pct = total.count() ? 100.0 * s->time.count() / total.count() : 0.0;
+    std::snprintf(line, sizeof(line), "%-48.48s %-24.24s %10lld %12.3f %8.2f %12lld\n", s->op->name().empty() ? s->op->debugName().c_str() : s->op->name().c_str(),
+                  s->op->opid.type.c_str(), static_cast<long long>(s->calls), s->time.count() / 1e6, pct,
+                  static_cast<long long>(outBytes));
+    os << line;
+  }
+  if (resetProfile) devicex_->resetStats();
+  return os.str();
+}
+
+} // namespace popart

@@ -1,0 +1,213 @@
+// Session: model parsing, IR preparation, device programs and the run API.
+#include "popart/session.hpp"
+#include "cpu/devicex.hpp"
+#include "onnx/import.hpp"
+#include "onnx/model.hpp"
+#include "popart/dataflow.hpp"
+#include "popart/devicemanager.hpp"
+#include "popart/error.hpp"
+#include "popart/graph.hpp"
+#include "popart/inputshapeinfo.hpp"
+#include "popart/ir.hpp"
+#include "popart/logging.hpp"
+#include "popart/patterns.hpp"
+#include "popart/sessionoptions.hpp"
+#include "popart/stepio.hpp"
+#include "popart/tensor.hpp"
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace popart {
+namespace {
+
+bool looksLikeFilePath(const std::string &s) {
+  return !s.empty() && s.size() < 4096 && s.find('\0') == std::string::npos && std::ifstream(s).good();
+}
+
+onnxpb::Model readModel(const std::string &modelProtoOrFilename) {
+  if (looksLikeFilePath(modelProtoOrFilename)) return onnxpb::loadModelFile(modelProtoOrFilename);
+  if (modelProtoOrFilename.empty()) throw error("the ONNX model is empty");
+  return onnxpb::parseModel(modelProtoOrFilename);
+}
+
+} // namespace
+
+Session::Session(std::shared_ptr<DeviceInfo> device, const std::string &name)
+    : ir_(std::make_unique<Ir>()), device_(std::move(device)), name_(name) {
+  if (!device_) throw error("a session needs a device: pass deviceInfo (e.g. DeviceManager().createCpuDevice())");
+}
+
+Session::~Session() = default;
+
+void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow, const InputShapeInfo &shapes,
+                              const SessionOptions &options, const Patterns &patterns, const TensorId &loss,
+                              const Optimizer *optimizer) {
+  onnxpb::Model m = readModel(model);
+  IrBundle b;
+  b.model = &m;
+  b.dataFlow = &dataFlow;
+  b.inputShapeInfo = &shapes;
+  b.userOptions = &options;
+  b.patterns = &patterns;
+  b.loss = loss;
+  b.optimizer = optimizer;
+  b.sessionName = name_;
+  ir_->prepare(b);
+  devicex_ = std::make_unique<popx::Devicex>(*ir_);
+}
+
+popx::Devicex &Session::getDevicex() const { return *devicex_; }
+bool Session::isPrepared() const { return devicex_ && devicex_->isPrepared(); }
+
+void Session::prepareDevice(bool loadEngine) {
+  if (devicex_->isPrepared()) throw error("prepareDevice() was already called on session '{}'", name_);
+  devicex_->prepare();
+  if (loadEngine) loadEngineAndConnectStreams();
+}
+
+void Session::loadEngineAndConnectStreams() {
+  if (!devicex_->isPrepared()) throw error("loadEngineAndConnectStreams() needs prepareDevice() first");
+  if (device_->getType() == DeviceType::OfflineIpu)
+    throw error("the session was compiled for an offline IPU device, which cannot run programs; "
+                "use a Cpu, IpuModel or acquired device to run");
+  device_->attach();
+  if (!weightsOnDevice_) weightsFromHost();
+}
+
+void Session::weightsFromHost() {
+  if (!isPrepared()) throw error("weightsFromHost() needs prepareDevice() first");
+  devicex_->weightsFromHost();
+  weightsOnDevice_ = true;
+}
+
+void Session::weightsToHost() {
+  if (!isPrepared()) throw error("weightsToHost() needs prepareDevice() first");
+  devicex_->weightsToHost();
+}
+
+namespace {
+
+void checkWeightBuffer(const Tensor &t, const MutableVoidData &d) {
+  if (d.info.dataType() != t.info.dataType())
+    throw error("weight buffer for '{}' has type {}, expected {}", t.id, d.info.data_type(), t.info.data_type());
+  if (d.info.nelms() != t.info.nelms())
+    throw error("weight buffer for '{}' has {} elements, expected {} ({})", t.id, d.info.nelms(), t.info.nelms(),
+                t.info.toString());
+}
+
+} // namespace
+
+void Session::readWeights(const IWeightsIO &w) {
+  for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable)) {
+    if (!w.contains(t->id)) continue;
+    MutableVoidData d = w.weight(t->id);
+    checkWeightBuffer(*t, d);
+    std::memcpy(d.data, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+  }
+}
+
+void Session::writeWeights(const IWeightsIO &w) {
+  for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable)) {
+    if (!w.contains(t->id)) continue;
+    MutableVoidData d = w.weight(t->id);
+    checkWeightBuffer(*t, d);
+    std::memcpy(t->tensorData().data(), d.data, static_cast<size_t>(t->info.nbytes()));
+  }
+}
+
+void Session::run(IStepIO &io, const std::string &debugName) { run("", io, debugName); }
+
+void Session::run(const std::string &handle, IStepIO &io, const std::string &debugName) {
+  if (!isPrepared()) throw error("run() called on session '{}' before prepareDevice()", name_);
+  if (device_->getType() == DeviceType::OfflineIpu)
+    throw error("the session was compiled for an offline IPU device, which cannot run programs");
+  if (!handle.empty() && handle != "main")
+    throw error("unknown program handle '{}' (this session has the main program only)", handle);
+  if (!weightsOnDevice_) weightsFromHost();
+  const DataFlow &df = ir_->getDataFlow();
+  int64_t accum = ir_->getSessionOptions().getAccumulationFactor();
+  int64_t perStep = df.batchesPerStep() * accum;
+  std::map<TensorId, int64_t> ins, outs;
+  for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream))
+    if (!ir_->streamConstants().count(t->id)) ins[t->id] = perStep * t->info.nelms();
+  for (const auto &id : df.anchors()) outs[id] = df.numReturned(id, accum) * ir_->getTensor(id)->info.nelms();
+  io.beginStep(ins, outs);
+  logging::session::debug("run '{}' ({} micro-batches)", debugName, perStep);
+  devicex_->run(io);
+}
+
+void Session::modelToHost(const std::string &fileName) {
+  weightsToHost();
+  std::ofstream f(fileName, std::ios::binary);
+  if (!f) throw error("modelToHost: cannot write '{}'", fileName);
+  f << exportModelWithWeights(*ir_);
+}
+
+void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {
+  onnxpb::Model m = readModel(model);
+  Graph &g = ir_->getMainGraph();
+  for (const auto &init : m.graph.initializer) {
+    if (!g.getTensors().contains(init.name) || g.getTensor(init.name)->tensorType() != TensorType::Variable) {
+      if (ignoreMissing) continue;
+      throw error("resetHostWeights: the model has weight '{}', which is not a weight of this session "
+                  "(pass ignoreWeightsInModelWithoutCorrespondingHostWeight=True to skip it)", init.name);
+    }
+    Tensor *t = g.getTensor(init.name);
+    TensorInfo info = tensorInfoOf(init);
+    if (info != t->info)
+      throw error("resetHostWeights: weight '{}' is {} in the model, {} in the session", init.name,
+                  info.toString(), t->info.toString());
+    t->setTensorData(tensorBytes(init, info));
+  }
+  if (isPrepared()) weightsFromHost();
+}
+
+TensorInfo Session::getInfo(const TensorId &id) const {
+  if (!ir_->getMainGraph().getTensors().contains(id))
+    throw error("session '{}' has no tensor '{}'", name_, id);
+  return ir_->getTensor(id)->info;
+}
+
+bool Session::hasInfo(const TensorId &id) const { return ir_->getMainGraph().getTensors().contains(id); }
+
+std::vector<TensorId> Session::getTensorIds() const { return ir_->getMainGraph().getTensors().getAllTensorIds(); }
+
+std::string Session::getSerializedGraph() const { return ir_->serialise(); }
+
+uint64_t Session::getCycleCount(const std::string &) const {
+  return devicex_ ? static_cast<uint64_t>(devicex_->lastRunTicks()) : 0;
+}
+
+void Session::setRandomSeed(uint64_t seed) {
+  seed_ = seed;
+  rngCounter_ = 0;
+}
+
+std::vector<uint32_t> Session::getRNGState() const {
+  return {static_cast<uint32_t>(seed_), static_cast<uint32_t>(seed_ >> 32), static_cast<uint32_t>(rngCounter_),
+          static_cast<uint32_t>(rngCounter_ >> 32)};
+}
+
+void Session::setRNGState(const std::vector<uint32_t> &s) {
+  if (s.size() != 4) throw error("RNG state must have 4 words (as returned by getRNGState), got {}", s.size());
+  seed_ = s[0] | (static_cast<uint64_t>(s[1]) << 32);
+  rngCounter_ = s[2] | (static_cast<uint64_t>(s[3]) << 32);
+}
+
+std::unique_ptr<InferenceSession> InferenceSession::createFromOnnxModel(
+    const std::string &model, const DataFlow &dataFlow, std::shared_ptr<DeviceInfo> device,
+    const InputShapeInfo &shapes, const SessionOptions &options, const Patterns &patterns, const std::string &name) {
+  std::unique_ptr<InferenceSession> s(new InferenceSession(std::move(device), name));
+  s->ctorCommonLogic(model, dataFlow, shapes, options, patterns, "", nullptr);
+  return s;
+}
+
+std::unique_ptr<InferenceSession> InferenceSession::createFromOnnxModel(const std::string &model,
+                                                                        const DataFlow &dataFlow,
+                                                                        std::shared_ptr<DeviceInfo> device) {
+  return createFromOnnxModel(model, dataFlow, std::move(device), InputShapeInfo(), SessionOptions(), Patterns());
+}
+
+} // namespace popart

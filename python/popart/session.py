@@ -1,0 +1,70 @@
+"""popart.InferenceSession and popart.TrainingSession: the C++ sessions plus
+the Python conveniences PopART adds (initAnchorArrays, dataFlow, factors)."""
+from typing import Dict
+
+import numpy as np
+import popart_core
+
+__all__ = ["InferenceSession", "TrainingSession"]
+
+
+def _anchor_shape(session, anchor: str):
+    """Buffer shape of an anchor: [bps/N or bps, accum, replicas, *shape],
+    with size-1 leading dimensions removed (section 13.6 of the spec)."""
+    df = session.dataFlow
+    art = df.art(anchor)
+    opts = session._options
+    accum = opts.getAccumulationFactor()
+    repl = opts.getGlobalReplicationFactor()
+    kind = art.id()
+    if kind == popart_core.AnchorReturnTypeId.All:
+        lead = [df.batchesPerStep(), accum, repl]
+    elif kind == popart_core.AnchorReturnTypeId.EveryN:
+        lead = [df.batchesPerStep() // art.rp(), accum, repl]
+    else:
+        lead = [repl]
+    return [d for d in lead if d != 1] + list(session.getInfo(anchor).shape())
+
+
+class _SessionMixin:
+    def _init_common(self, dataFlow, userOptions):
+        self._dataFlow = dataFlow
+        self._options = userOptions
+
+    @property
+    def dataFlow(self):
+        return self._dataFlow
+
+    @property
+    def replicationFactor(self) -> int:
+        return self._options.getGlobalReplicationFactor()
+
+    @property
+    def accumulationFactor(self) -> int:
+        return self._options.getAccumulationFactor()
+
+    def initAnchorArrays(self) -> Dict[str, np.ndarray]:
+        """Zeroed numpy arrays of the right shape and dtype for every anchor."""
+        return {
+            a: np.zeros(_anchor_shape(self, a), dtype=self._getNumpyDtype(a))
+            for a in self.dataFlow.anchors()
+        }
+
+
+class InferenceSession(_SessionMixin, popart_core._InferenceSessionCore):
+    """Compiles an ONNX model (bytes or path) for inference on a device."""
+
+    def __init__(self, fnModel, dataFlow, deviceInfo, inputShapeInfo=None,
+                 patterns=None, userOptions=None, name: str = "inference"):
+        userOptions = userOptions if userOptions is not None else popart_core.SessionOptions()
+        inputShapeInfo = inputShapeInfo if inputShapeInfo is not None else popart_core.InputShapeInfo()
+        patterns = patterns if patterns is not None else popart_core.Patterns()
+        super().__init__(fnModel, dataFlow, deviceInfo, inputShapeInfo, userOptions, patterns, name)
+        self._init_common(dataFlow, userOptions)
+
+    @classmethod
+    def fromIr(cls, *args, **kwargs):
+        raise popart_core.popart_exception("InferenceSession.fromIr is provided by popxl.Session")
+
+
+TrainingSession = None  # replaced by the training layer once available
