@@ -11,4 +11,5 @@ void bindOptions(py::module_ &m);  // SessionOptions, Patterns
 void bindDevice(py::module_ &m);   // DeviceManager, DeviceInfo
 void bindStepIO(py::module_ &m);   // PyStepIO, PyStepIOCallback, PyWeightsIO
 void bindSession(py::module_ &m);  // DataFlow, InputShapeInfo, _InferenceSessionCore
+void bindBuilder(py::module_ &m);  // _BuilderCore, its settings types and context managers, _opSchemas
 } // namespace popart::bindings

@@ -10,4 +10,5 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindDevice(m);
   popart::bindings::bindStepIO(m);
   popart::bindings::bindSession(m);
+  popart::bindings::bindBuilder(m);
 }
