@@ -15,11 +15,6 @@ using wire::Reader;
 
 constexpr int kMaxGraphDepth = 64;
 
-// ---------------------------------------------------------------------------
-// Parsing helpers. Singular scalars without a has-flag in the structs keep
-// their presence when explicitly set to the default value: the raw field is
-// appended to `unknown`, and the emitter below re-emits it (see Presence).
-
 template <class T> T fromVarint(uint64_t v) {
   if constexpr (std::is_enum_v<T>)
     return static_cast<T>(wire::toInt32(v));
@@ -38,10 +33,78 @@ template <class T> uint64_t toVarint(T v) {
     return static_cast<uint64_t>(v);
 }
 
-void keepUnknown(Reader &r, const Field &f, UnknownFields &unknown) {
-  r.skip(f);
-  unknown.append(r.span(f));
+// ---------------------------------------------------------------------------
+// Unmodelled messages. Their bytes are kept verbatim, but first checked against
+// this schema (wire types, nested messages), so corrupt input is rejected here.
+
+enum class Kind : uint8_t {
+  Int, Ints, String, Message, Graph, Node, Attribute, Tensor, Type, Shape, Entry, Opset, ValueInfo
+};
+struct Rule;
+struct Rules {
+  const char *name = "";
+  const Rule *begin = nullptr;
+  size_t size = 0;
+};
+struct Rule {
+  uint32_t number;
+  Kind kind;
+  Rules sub = {};
+};
+template <size_t N> constexpr Rules rules(const char *name, const Rule (&r)[N]) {
+  return {name, r, N};
 }
+
+const Rule kSimpleSharded[] = {{1, Kind::Int}, {2, Kind::String}, {3, Kind::Int}};
+const Rule kShardedDim[] = {{1, Kind::Int},
+                            {2, Kind::Message, rules("SimpleShardedDimProto", kSimpleSharded)}};
+const Rule kIntIntList[] = {{1, Kind::Int}, {2, Kind::Ints}};
+const Rule kShardingSpec[] = {{1, Kind::String}, {2, Kind::Ints},
+                              {3, Kind::Message, rules("IntIntListEntryProto", kIntIntList)},
+                              {4, Kind::Message, rules("ShardedDimProto", kShardedDim)}};
+const Rule kNodeDevice[] = {{1, Kind::String},
+                            {2, Kind::Message, rules("ShardingSpecProto", kShardingSpec)},
+                            {3, Kind::Int}};
+const Rule kTrainingInfo[] = {{1, Kind::Graph}, {2, Kind::Graph}, {3, Kind::Entry}, {4, Kind::Entry}};
+const Rule kFunction[] = {{1, Kind::String}, {4, Kind::String}, {5, Kind::String},
+                          {6, Kind::String}, {7, Kind::Node}, {8, Kind::String},
+                          {9, Kind::Opset}, {10, Kind::String}, {11, Kind::Attribute},
+                          {12, Kind::ValueInfo}, {13, Kind::String}, {14, Kind::Entry}};
+const Rule kDeviceConfig[] = {{1, Kind::String}, {2, Kind::Int}, {3, Kind::String}};
+const Rule kTensorAnnotation[] = {{1, Kind::String}, {2, Kind::Entry}};
+const Rule kSparseTensor[] = {{1, Kind::Tensor}, {2, Kind::Tensor}, {3, Kind::Ints}};
+const Rule kSegment[] = {{1, Kind::Int}, {2, Kind::Int}};
+const Rule kElemType[] = {{1, Kind::Type}};
+const Rule kMapType[] = {{1, Kind::Int}, {2, Kind::Type}};
+const Rule kSparseType[] = {{1, Kind::Int}, {2, Kind::Shape}};
+const Rule kOpaqueType[] = {{1, Kind::String}, {2, Kind::String}};
+
+// The unmodelled fields of each modelled message.
+const Rule kModelExtra[] = {{20, Kind::Message, rules("TrainingInfoProto", kTrainingInfo)},
+                            {25, Kind::Message, rules("FunctionProto", kFunction)},
+                            {26, Kind::Message, rules("DeviceConfigurationProto", kDeviceConfig)}};
+const Rule kGraphExtra[] = {{14, Kind::Message, rules("TensorAnnotation", kTensorAnnotation)},
+                            {15, Kind::Message, rules("SparseTensorProto", kSparseTensor)}};
+const Rule kNodeExtra[] = {
+    {10, Kind::Message, rules("NodeDeviceConfigurationProto", kNodeDevice)}};
+const Rule kAttributeExtra[] = {{14, Kind::Type}, {15, Kind::Type},
+                                {22, Kind::Message, rules("SparseTensorProto", kSparseTensor)},
+                                {23, Kind::Message, rules("SparseTensorProto", kSparseTensor)}};
+const Rule kTensorExtra[] = {{3, Kind::Message, rules("TensorProto.Segment", kSegment)}};
+const Rule kTypeExtra[] = {{4, Kind::Message, rules("TypeProto.Sequence", kElemType)},
+                           {5, Kind::Message, rules("TypeProto.Map", kMapType)},
+                           {7, Kind::Message, rules("TypeProto.Opaque", kOpaqueType)},
+                           {8, Kind::Message, rules("TypeProto.SparseTensor", kSparseType)},
+                           {9, Kind::Message, rules("TypeProto.Optional", kElemType)}};
+
+/// Checks field `f` against `extra` (if listed there) and appends it verbatim.
+void keepUnknown(Reader &r, const Field &f, UnknownFields &unknown, const Rules &extra = {},
+                 int depth = 0);
+
+// ---------------------------------------------------------------------------
+// Parsing helpers. Singular scalars without a has-flag in the structs keep
+// their presence when explicitly set to the default value: the raw field is
+// appended to `unknown`, and the emitter below re-emits it (see Presence).
 
 std::string readString(Reader &r, const Field &f, const char *owner) {
   r.expect(f, wire::Len, owner);
@@ -97,6 +160,7 @@ void addFixed(Reader &r, const Field &f, const char *owner, std::vector<T> &out)
                  std::to_string(payload.size()) + ", not a multiple of " +
                  std::to_string(sizeof(T)),
              at);
+  if (payload.empty()) return;  // (memcpy with null pointers is undefined)
   size_t old = out.size();
   out.resize(old + payload.size() / sizeof(T));
   std::memcpy(out.data() + old, payload.data(), payload.size());
@@ -194,7 +258,7 @@ void parseType(Reader r, TypeProto &out) {
       parseTensorType(message(r, f, me), out);
       break;
     case 6: setString(r, f, me, out.denotation, out.unknown); break;
-    default: keepUnknown(r, f, out.unknown);
+    default: keepUnknown(r, f, out.unknown, rules("TypeProto", kTypeExtra));
     }
   }
 }
@@ -236,7 +300,7 @@ void parseTensorField(Reader &r, const Field &f, Tensor &out) {
   case 13: addEntry(r, f, me, out.externalData); break;
   case 14: setVarint(r, f, me, out.dataLocation, out.unknown); break;
   case 16: addEntry(r, f, me, out.metadataProps); break;
-  default: keepUnknown(r, f, out.unknown);
+  default: keepUnknown(r, f, out.unknown, rules("TensorProto", kTensorExtra));
   }
 }
 
@@ -295,7 +359,7 @@ void parseAttributeField(Reader &r, const Field &f, Attribute &out, int depth) {
   case 13: setString(r, f, me, out.docString, out.unknown); break;
   case 20: setVarint(r, f, me, out.type, out.unknown); break;
   case 21: setString(r, f, me, out.refAttrName, out.unknown); break;
-  default: keepUnknown(r, f, out.unknown);
+  default: keepUnknown(r, f, out.unknown, rules("AttributeProto", kAttributeExtra), depth);
   }
 }
 
@@ -323,7 +387,7 @@ void parseNode(Reader r, Node &out, int depth) {
     case 7: setString(r, f, me, out.domain, out.unknown); break;
     case 8: setString(r, f, me, out.overload, out.unknown); break;
     case 9: addEntry(r, f, me, out.metadataProps); break;
-    default: keepUnknown(r, f, out.unknown);
+    default: keepUnknown(r, f, out.unknown, rules("NodeProto", kNodeExtra), depth);
     }
   }
 }
@@ -354,7 +418,7 @@ void parseGraph(Reader r, Graph &out, int depth) {
     case 12: addValueInfo(r, f, out.output); break;
     case 13: addValueInfo(r, f, out.valueInfo); break;
     case 16: addEntry(r, f, me, out.metadataProps); break;
-    default: keepUnknown(r, f, out.unknown);
+    default: keepUnknown(r, f, out.unknown, rules("GraphProto", kGraphExtra), depth);
     }
   }
 }
@@ -379,9 +443,63 @@ void parseModelInto(Reader r, Model &out) {
       parseOpset(message(r, f, me), out.opsetImport.back());
       break;
     case 14: addEntry(r, f, me, out.metadataProps); break;
-    default: keepUnknown(r, f, out.unknown);
+    default: keepUnknown(r, f, out.unknown, rules("ModelProto", kModelExtra));
     }
   }
+}
+
+void checkMessage(Reader r, const Rules &rules, int depth);
+
+void checkField(Reader &r, const Field &f, const Rule &rule, const char *owner, int depth) {
+  if (rule.kind == Kind::Int) {
+    r.expect(f, wire::Varint, owner);
+    r.varint();
+    return;
+  }
+  if (rule.kind == Kind::Ints) {
+    std::vector<int64_t> ints;
+    addVarints(r, f, owner, ints);
+    return;
+  }
+  Reader sub = message(r, f, owner);  // every other kind is length-delimited
+  switch (rule.kind) {
+  case Kind::Message: checkMessage(sub, rule.sub, depth); break;
+  case Kind::Graph: { Graph g; parseGraph(sub, g, depth + 1); break; }
+  case Kind::Node: { Node n; parseNode(sub, n, depth); break; }
+  case Kind::Attribute: { Attribute a; parseAttribute(sub, a, depth); break; }
+  case Kind::Tensor: { Tensor t; parseTensorInto(sub, t); break; }
+  case Kind::Type: { TypeProto t; parseType(sub, t); break; }
+  case Kind::Shape: { TypeProto t; parseShape(sub, t); break; }
+  case Kind::Entry: { StringStringEntry e; parseEntry(sub, e); break; }
+  case Kind::Opset: { OperatorSetId o; parseOpset(sub, o); break; }
+  case Kind::ValueInfo: { ValueInfo v; parseValueInfo(sub, v); break; }
+  default: break;  // String: any bytes
+  }
+}
+
+const Rule *findRule(const Rules &rules, uint32_t number) {
+  for (size_t i = 0; i < rules.size; ++i)
+    if (rules.begin[i].number == number) return &rules.begin[i];
+  return nullptr;
+}
+
+void checkMessage(Reader r, const Rules &rules, int depth) {
+  while (!r.done()) {
+    Field f = r.next();
+    if (const Rule *rule = findRule(rules, f.number))
+      checkField(r, f, *rule, rules.name, depth);
+    else
+      r.skip(f);
+  }
+}
+
+void keepUnknown(Reader &r, const Field &f, UnknownFields &unknown, const Rules &extra,
+                 int depth) {
+  if (const Rule *rule = findRule(extra, f.number))
+    checkField(r, f, *rule, extra.name, depth);
+  else
+    r.skip(f);
+  unknown.append(r.span(f));
 }
 
 // ---------------------------------------------------------------------------
@@ -489,7 +607,8 @@ template <class S> void emit(S &s, const Dimension &d) {
     wire::tag(s, 1, wire::Varint);
     s.varint(toVarint(d.value));
   }
-  putString(s, 2, d.param, p);
+  bool paramMarked = p.claim(2);  // dim_value and dim_param are a oneof
+  if (!d.param.empty() || (paramMarked && !d.hasValue)) putBytes(s, 2, d.param);
   putString(s, 3, d.denotation, p);
   p.flush(s);
 }
@@ -679,9 +798,11 @@ void loadExternal(Tensor &t, const std::string &baseDir) {
     if (e.key == "length") length = externalInt(e, t);
   }
   auto path = externalPath(t, location, baseDir);
+  std::error_code ec;
+  bool regular = std::filesystem::is_regular_file(path, ec);
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   auto fileSize = static_cast<int64_t>(in ? static_cast<std::streamoff>(in.tellg()) : -1);
-  if (!in || fileSize < 0)
+  if (!regular || !in || fileSize < 0)
     throw error("cannot read external data file '{}' of tensor '{}'", path.string(), t.name);
   if (length < 0) length = std::max<int64_t>(fileSize - offset, 0);
   if (offset > fileSize || length > fileSize - offset)
@@ -722,6 +843,9 @@ Model parseModel(const std::string &bytes, const std::string &baseDir) {
 }
 
 Model loadModelFile(const std::string &path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw error("cannot read ONNX model file '{}': not a readable file", path);
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   auto size = in ? static_cast<std::streamoff>(in.tellg()) : std::streamoff(-1);
   std::string bytes;
@@ -730,8 +854,7 @@ Model loadModelFile(const std::string &path) {
     in.seekg(0);
     in.read(bytes.data(), size);
   }
-  if (!in || size < 0 || std::filesystem::is_directory(path))
-    throw error("cannot read ONNX model file '{}'", path);
+  if (!in || size < 0) throw error("cannot read ONNX model file '{}'", path);
   auto dir = std::filesystem::path(path).parent_path().string();
   return parseModel(bytes, dir.empty() ? "." : dir);
 }

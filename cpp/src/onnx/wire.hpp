@@ -96,8 +96,14 @@ public:
   std::string_view span(const Field &f) const { return data_.substr(f.start, pos_ - f.start); }
 
   /// A reader over a payload returned by bytes(), keeping absolute offsets.
+  /// Message nesting is bounded so hostile input cannot exhaust the stack.
   Reader sub(std::string_view payload) const {
-    return Reader(payload, base_ + static_cast<size_t>(payload.data() - data_.data()), kind_);
+    size_t at = base_ + static_cast<size_t>(payload.data() - data_.data());
+    if (nesting_ >= kMaxNesting)
+      failAt("messages nested deeper than " + std::to_string(kMaxNesting) + " levels", at);
+    Reader r(payload, at, kind_);
+    r.nesting_ = nesting_ + 1;
+    return r;
   }
 
   void expect(const Field &f, uint32_t type, const char *message) const {
@@ -107,11 +113,14 @@ public:
              base_ + f.start);
   }
 
+  static constexpr int kMaxNesting = 512;
+
 private:
   std::string_view data_;
   size_t base_;
   const char *kind_;
   size_t pos_ = 0;
+  int nesting_ = 0;
 };
 
 inline size_t varintSize(uint64_t v) {
