@@ -1,6 +1,5 @@
-// An op becomes in-place when its input is an activation that nothing else
-// reads: a single consumer, not anchored, not a graph output, and not itself
-// a view of other memory.
+// An op becomes in-place when nothing else reads the memory it would write:
+// see safeToModify.
 #include "inplace.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/graph.hpp"
@@ -12,21 +11,27 @@
 namespace popart {
 namespace {
 
-bool isView(const Tensor *t) {
+// The input this tensor is a view of (through an aliasing producer), or null.
+const Tensor *viewSource(const Tensor *t) {
   Op *p = t->getProducerUnsafe();
-  if (!p) return false;
+  if (!p) return nullptr;
   for (const auto &[o, out] : p->output->tensorMap())
     for (const auto &[i, in] : p->input->tensorMap())
-      if (out == t && p->aliases(i, o)) return true;
-  return false;
+      if (out == t && p->aliases(i, o)) return in;
+  return nullptr;
 }
 
+// Writing to `t` is safe when it, and every tensor it is a view of, is an
+// activation read only by the next link of the chain (and finally by `op`).
 bool safeToModify(const Op &op, InIndex i) {
-  const Tensor *t = op.inTensor(i);
   const Ir &ir = op.getIr();
-  return t->tensorType() == TensorType::ActGrad && t->consumers.getTotal() == 1 &&
-         !t->isGraphOutput() && !t->isGraphInput() && !isView(t) &&
-         !(op.getGraph().isMainGraph() && ir.getDataFlow().isAnchored(t->id));
+  bool main = op.getGraph().isMainGraph();
+  for (const Tensor *t = op.inTensor(i); t; t = viewSource(t)) {
+    if (t->tensorType() != TensorType::ActGrad || t->consumers.getTotal() != 1 || t->isGraphOutput() ||
+        t->isGraphInput() || (main && ir.getDataFlow().isAnchored(t->id)))
+      return false;
+  }
+  return true;
 }
 
 bool tryInplace(Graph &g, Op *op) {
