@@ -88,8 +88,13 @@ std::vector<TensorId> Builder::addOp(const std::string &domain, const std::strin
                                      int numOutputs, const NodeAttributes &attributes,
                                      const std::string &name) {
   const auto &schema = getOpSchema(domain, opType, opsetVersion);
-  return impl_->addNode(schema.domain, opType, opsetVersion, &schema, inputs, numOutputs,
-                        attributes, name);
+  auto outs = impl_->addNode(schema.domain, opType, opsetVersion, &schema, inputs, numOutputs,
+                             attributes, name);
+  auto value = attributes.find("value");  // a Constant's type and shape are known
+  if (opType == "Constant" && schema.domain == "ai.onnx" && value != attributes.end()) {
+    if (const auto *d = std::get_if<ConstTensorData>(&value->second)) impl_->setValueInfo(outs.at(0), d->info);
+  }
+  return outs;
 }
 
 std::vector<TensorId> Builder::customOp(const OperatorIdentifier &opid, int opsetVersion,
@@ -105,9 +110,7 @@ TensorId Builder::constant(const ConstTensorData &value, const std::string &name
                 value.info.toString(), value.info.nbytes());
   }
   int v = impl_->shared().opsets.count("") ? int(impl_->shared().opsets.at("")) : getDefaultOpsetVersion();
-  auto out = addOp("ai.onnx", "Constant", v, {}, 1, {{"value", value}}, name).at(0);
-  impl_->setValueInfo(out, value.info);
-  return out;
+  return addOp("ai.onnx", "Constant", v, {}, 1, {{"value", value}}, name).at(0);
 }
 
 TensorId Builder::reshape_const(const std::vector<TensorId> &args, const Shape &shape, const std::string &name) {

@@ -1,0 +1,330 @@
+"""popart.Builder: builds ONNX models. Wraps popart_core._BuilderCore and adds
+the opset objects (aiOnnx, aiOnnxOpsetN, aiOnnxMl, aiGraphcore) whose op
+methods are generated from the C++ op table (see popart._builder_ops)."""
+import enum
+from typing import Dict, Iterable, List, Optional, Union
+
+import numpy as np
+import popart_core
+
+from popart import _builder_ops as _ops
+
+__all__ = [
+    "Builder", "Opset", "AiOnnx", "AiOnnx6", "AiOnnx7", "AiOnnx8", "AiOnnx9", "AiOnnx10",
+    "AiOnnx11", "AiOnnxMl", "AiGraphcore", "AiGraphcoreOpset1", "DebugContext",
+    "ScatterReduction", "CollectiveOperator", "InitType",
+]
+
+_DEFAULT_OPSETS = {"ai.onnx": 11, "ai.onnx.ml": 1, "ai.graphcore": 1}
+
+
+class DebugContext:
+    """Debug information attached to a node: on the CPU only its name is used."""
+
+    def __init__(self, name: str = "", parent=None):
+        parent_name = str(parent) if parent is not None else ""
+        self.name = f"{parent_name}/{name}" if parent_name and name else (name or parent_name)
+
+    def __str__(self):
+        return self.name
+
+
+def _core_enum(name, members):
+    existing = getattr(popart_core, name, None)
+    return existing if existing is not None else enum.IntEnum(name, members)
+
+
+ScatterReduction = _core_enum("ScatterReduction", [("Sum", 0), ("Max", 1), ("Min", 2), ("Mul", 3), ("NoReduction", 4)])
+CollectiveOperator = _core_enum("CollectiveOperator", [
+    ("Add", 0), ("Mean", 1), ("Mul", 2), ("Min", 3), ("Max", 4), ("LogicalAnd", 5),
+    ("LogicalOr", 6), ("SquareAdd", 7), ("Local", 8)])
+InitType = _core_enum("InitType", [("NoInit", 0), ("Zero", 1)])
+
+
+class Opset:
+    """Minimal base class for the opsets: a builder and a version."""
+
+    domain = "ai.onnx"
+
+    def __init__(self, builder: "Builder", version: int) -> None:
+        self._builder = builder
+        self.version = version
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        for (domain, op_type), specs in _ops.SPECS.items():
+            if domain == self.domain and _ops.method_name(domain, op_type) == name:
+                raise AttributeError(
+                    f"Op {op_type} is not available in {domain} opset {self.version}: it first "
+                    f"appears in opset {specs[0].since_version}")
+        raise AttributeError(f"{type(self).__name__} (opset {self.domain} {self.version}) has no op '{name}'")
+
+
+def _graph_op(opset, op_type, args, num_outputs, attrs, debug):
+    """Adds a node with sub-graph attributes, typing the sub-graphs' outputs first."""
+    for value in attrs.values():
+        if isinstance(value, Builder):
+            value._fillOutputTypes()
+    spec = _ops.spec_at(opset.domain, op_type, opset.version)
+    attrs = {k: (v._impl if isinstance(v, Builder) else v) for k, v in attrs.items() if v is not None}
+    return _ops.add_op(opset, spec, args, num_outputs, attrs, debug)
+
+
+class AiOnnx(Opset):
+    """Base class for the ai.onnx opsets; If/Loop and Constant live here."""
+
+    def constant(self, value: np.ndarray, is_value_sparse: bool = False, debugContext="") -> str:
+        value = np.asarray(value)
+        return self._builder._impl.addOp("", "Constant", self.version, [], 1, {"value": value},
+                                         str(debugContext or ""))[0]
+
+    def logical_if(self, args: List[str], num_outputs: int, else_branch: "Builder",
+                   then_branch: "Builder", name="") -> List[str]:
+        return _graph_op(self, "If", args, num_outputs,
+                         {"else_branch": else_branch, "then_branch": then_branch}, name)
+
+    def loop(self, args: List[str], num_outputs: int, body: "Builder", debugContext="") -> List[str]:
+        return _graph_op(self, "Loop", args, num_outputs, {"body": body}, debugContext)
+
+
+_ONNX_SPECIAL = ("constant", "logical_if", "loop", "scan")
+
+
+class AiOnnx6(AiOnnx):
+    """Builder interface for ai.onnx version 6."""
+
+
+class AiOnnx7(AiOnnx6):
+    """Builder interface for ai.onnx version 7."""
+
+
+class AiOnnx8(AiOnnx7):
+    """Builder interface for ai.onnx version 8."""
+
+    def scan(self, args: List[str], num_outputs: int, body: "Builder", num_scan_inputs: int,
+             directions: Iterable[int] = (), debugContext="") -> List[str]:
+        return _graph_op(self, "Scan", args, num_outputs,
+                         {"body": body, "num_scan_inputs": int(num_scan_inputs),
+                          "directions": list(directions) or None}, debugContext)
+
+
+class AiOnnx9(AiOnnx8):
+    """Builder interface for ai.onnx version 9."""
+
+    def scan(self, args: List[str], num_outputs: int, body: "Builder", num_scan_inputs: int,
+             scan_input_axes: Iterable[int] = (), scan_input_directions: Iterable[int] = (),
+             scan_output_axes: Iterable[int] = (), scan_output_directions: Iterable[int] = (),
+             debugContext="") -> List[str]:
+        lists = {"scan_input_axes": scan_input_axes, "scan_input_directions": scan_input_directions,
+                 "scan_output_axes": scan_output_axes, "scan_output_directions": scan_output_directions}
+        attrs = {k: list(v) or None for k, v in lists.items()}
+        attrs.update(body=body, num_scan_inputs=int(num_scan_inputs))
+        return _graph_op(self, "Scan", args, num_outputs, attrs, debugContext)
+
+
+class AiOnnx10(AiOnnx9):
+    """Builder interface for ai.onnx version 10."""
+
+
+class AiOnnx11(AiOnnx10):
+    """Builder interface for ai.onnx version 11."""
+
+
+_ONNX_CLASSES = {6: AiOnnx6, 7: AiOnnx7, 8: AiOnnx8, 9: AiOnnx9, 10: AiOnnx10, 11: AiOnnx11}
+for _v, _cls in _ONNX_CLASSES.items():
+    _ops.install_methods(_cls, "ai.onnx", _v, skip=_ONNX_SPECIAL)
+
+
+class AiOnnxMl(Opset):
+    """Builder interface for ai.onnx.ml (version 1)."""
+
+    domain = "ai.onnx.ml"
+
+    def __init__(self, builder: "Builder", version: int) -> None:
+        if version != 1:
+            raise ValueError(f"Invalid ai.onnx.ml opset version {version}: only 1 is supported")
+        super().__init__(builder, version)
+
+
+_ops.install_methods(AiOnnxMl, "ai.onnx.ml", 1)
+
+
+class AiGraphcore(Opset):
+    """Builder interface for the ai.graphcore ops (version 1)."""
+
+    domain = "ai.graphcore"
+
+    def __init__(self, builder: "Builder", version: int) -> None:
+        if version != 1:
+            raise ValueError(f"Invalid ai.graphcore opset version {version}: only 1 is supported")
+        super().__init__(builder, version)
+
+    def call(self, args: List[str], num_outputs: int, callee: "Builder", debugName="") -> List[str]:
+        return _graph_op(self, "Call", args, num_outputs, {"callee": callee}, debugName)
+
+    def packedDataBlock(self, args, maxSequenceLengths, resultSize, callbackBatchSize, callback,
+                        debugContext="") -> str:
+        attrs = {"maxSequenceLengths": list(maxSequenceLengths), "resultSize": int(resultSize),
+                 "callbackBatchSize": int(callbackBatchSize), "callback": callback}
+        return _graph_op(self, "PackedDataBlock", args, None, attrs, debugContext)
+
+    def reshape(self, args: Union[str, List[str]], shape: Iterable[int], debugContext="") -> str:
+        spec = _ops.spec_at(self.domain, "Reshape", self.version)
+        return _ops.add_op(self, spec, args, None, {"shape": [int(d) for d in shape]}, str(debugContext))
+
+    def init(self, shape, data_type, init_type, batch_axis=-1, debugContext="") -> str:
+        if isinstance(batch_axis, (str, DebugContext)):  # the overload without batch_axis
+            batch_axis, debugContext = -1, batch_axis
+        spec = _ops.spec_at(self.domain, "Init", self.version)
+        attrs = {"shape": [int(d) for d in shape], "data_type": _ops._to_int(data_type),
+                 "init_type": _ops._to_int(init_type), "batch_axis": int(batch_axis)}
+        return _ops.add_op(self, spec, [], None, attrs, str(debugContext))
+
+    def printtensor(self, args, print_gradient=1, debugContext="", title="", summariseThreshold=1000,
+                    edgeItems=3, maxLineWidth=75, digits=8, floatFormat=0, separator=" ",
+                    openBracket="[", closeBracket="]") -> str:
+        spec = _ops.spec_at(self.domain, "PrintTensor", self.version)
+        attrs = dict(print_gradient=int(print_gradient), title=title, summariseThreshold=summariseThreshold,
+                     edgeItems=edgeItems, maxLineWidth=maxLineWidth, digits=digits,
+                     floatFormat=_ops._to_int(floatFormat), separator=separator,
+                     openBracket=openBracket, closeBracket=closeBracket)
+        return _ops.add_op(self, spec, args, None, attrs, str(debugContext))
+
+    def _collective(self, op_type, args, collectiveOperator, commGroup, debugContext):
+        attrs = {}
+        if collectiveOperator is not None:
+            attrs["__collectiveOperator"] = _ops._to_int(collectiveOperator)
+        if commGroup is not None:
+            attrs["__collectiveCommGroup"] = [int(commGroup.type), int(commGroup.replicaGroupSize)]
+        spec = _ops.spec_at(self.domain, op_type, self.version)
+        return _ops.add_op(self, spec, args, None, attrs, str(debugContext))
+
+    def replicatedallreduce(self, args, collectiveOperator=None, commGroup=None, debugContext="") -> str:
+        return self._collective("ReplicatedAllReduce", args, collectiveOperator, commGroup, debugContext)
+
+    def replicatedreducescatter(self, args, collectiveOperator=None, commGroup=None, debugContext="") -> str:
+        return self._collective("ReplicatedReduceScatter", args, collectiveOperator, commGroup, debugContext)
+
+    def multiconv(self, args, dilations=(), inDilations=(), pads=(), outPads=(), strides=(),
+                  availableMemoryProportions=(), partialsTypes=(), planType=None,
+                  perConvReservedTiles=None, cycleBackOff=None, enableConvDithering=(),
+                  debugContext="") -> List[str]:
+        inputs = []
+        for conv in args:
+            if len(conv) not in (2, 3):
+                raise popart_core.popart_exception(f"multiconv: each convolution takes [data, weights(, bias)], got {conv}")
+            inputs += list(conv) + [""] * (3 - len(conv))
+        flat = lambda lists: [int(v) for lst in lists for v in lst]  # noqa: E731
+        attrs = {"dilations": flat(dilations), "inDilations": flat(inDilations), "pads": flat(pads),
+                 "outPads": flat(outPads), "strides": flat(strides),
+                 "availableMemoryProportions": [float(v) for v in availableMemoryProportions],
+                 "partialsTypes": list(partialsTypes), "planType": planType,
+                 "perConvReservedTiles": perConvReservedTiles, "cycleBackOff": cycleBackOff,
+                 "enableConvDithering": [int(v) for v in enableConvDithering]}
+        attrs = {k: v for k, v in attrs.items() if v is not None and v != []}
+        spec = _ops.spec_at(self.domain, "MultiConv", self.version)
+        return self._builder._impl.addOp(spec.domain, spec.type, self.version, inputs, len(args),
+                                         attrs, str(debugContext))
+
+
+_GRAPHCORE_SPECIAL = ("call", "packedDataBlock", "reshape", "init", "printtensor",
+                      "replicatedallreduce", "replicatedreducescatter", "multiconv")
+_ops.install_methods(AiGraphcore, "ai.graphcore", 1, skip=_GRAPHCORE_SPECIAL)
+
+
+class AiGraphcoreOpset1(AiGraphcore):
+    """Sub-class for backwards compatibility; forwards everything to AiGraphcore."""
+
+
+class Builder:
+    """A wrapper around the C++ Builder (bound as popart_core._BuilderCore).
+
+    Methods not defined here (addInputTensor, addOutputTensor, virtualGraph, ...)
+    are those of the core."""
+
+    def __init__(self, modelProtoOrFilename: Union[str, bytes, None] = None,
+                 opsets: Optional[Dict[str, int]] = None,
+                 builderCore: Optional[popart_core._BuilderCore] = None) -> None:
+        if builderCore is not None:
+            self._impl = builderCore
+        elif modelProtoOrFilename is not None:
+            self._impl = popart_core._BuilderCore(modelProtoOrFilename)
+        else:
+            self._impl = popart_core._BuilderCore()
+        self.opsets = dict(_DEFAULT_OPSETS)
+        self.opsets.update(opsets or {})
+        onnx_version = self.opsets["ai.onnx"]
+        if onnx_version not in _ONNX_CLASSES:
+            raise ValueError(f"Invalid ai.onnx opset version {onnx_version}: supported are 6 to 11")
+        for v, cls in _ONNX_CLASSES.items():
+            setattr(self, f"aiOnnxOpset{v}", cls(self, v))
+        self.aiOnnx = getattr(self, f"aiOnnxOpset{onnx_version}")
+        self.aiOnnxMl = AiOnnxMl(self, self.opsets["ai.onnx.ml"])
+        self.aiGraphcore = AiGraphcore(self, self.opsets["ai.graphcore"])
+        self.aiGraphcoreOpset1 = AiGraphcoreOpset1(self, 1)
+        if builderCore is None:
+            self._impl.setDefaultOpsetVersion(onnx_version)
+
+    def __getattr__(self, name):
+        if name == "_impl":
+            raise AttributeError(name)
+        return getattr(self._impl, name)
+
+    def createSubgraphBuilder(self) -> "Builder":
+        """A child builder whose graph can be called (call, logical_if, loop, scan)."""
+        child = Builder(opsets=self.opsets, builderCore=self._impl.createSubgraphBuilder())
+        child._parent = self
+        return child
+
+    def reshape_const(self, aiOnnx: Opset, args: List[str], shape: Iterable[int], debugContext="") -> List[str]:
+        """Reshape args[0] to a constant shape (a Constant node plus Reshape)."""
+        shape = np.asarray(list(shape), dtype=np.int64)
+        const = aiOnnx.constant(shape, debugContext=debugContext)
+        return aiOnnx.reshape([args[0], const], debugContext=debugContext)
+
+    # ---- shape and type queries, completed by ONNX shape inference ----
+    def getTensorShape(self, id: str) -> List[int]:
+        if not self._impl.hasValueInfo(id):
+            self._inferTypes()
+        return self._impl.getTensorShape(id)
+
+    def getTensorDtypeString(self, id: str) -> str:
+        if not self._impl.hasValueInfo(id):
+            self._inferTypes()
+        return self._impl.getTensorDtypeString(id)
+
+    def getModelProto(self) -> bytes:
+        self._fillOutputTypes()
+        return self._impl.getModelProto()
+
+    def saveModelProto(self, filename: str) -> None:
+        self._fillOutputTypes()
+        self._impl.saveModelProto(filename)
+
+    def _fillOutputTypes(self):
+        if any(not self._impl.hasValueInfo(o) for o in self._impl.getOutputTensorIds()):
+            self._inferTypes()
+
+    def _inferTypes(self):
+        """Records the types and static shapes ONNX shape inference finds."""
+        try:
+            import onnx
+            from onnx import shape_inference
+        except ImportError:
+            return
+        model = onnx.load_from_string(self._impl.getModelProto())
+        try:
+            inferred = shape_inference.infer_shapes(model)
+        except Exception:  # noqa: BLE001 - partial models simply stay untyped
+            return
+        from popart.tensorinfo import TensorInfo
+        for vi in list(inferred.graph.value_info) + list(inferred.graph.output):
+            t = vi.type.tensor_type
+            if not t.elem_type or not t.HasField("shape") or self._impl.hasValueInfo(vi.name):
+                continue
+            dims = [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
+            if None in dims or not self._impl.hasTensor(vi.name):
+                continue
+            dtype = onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)
+            self._impl._setTensorInfo(vi.name, TensorInfo(dtype, dims))
