@@ -4,6 +4,7 @@
 // exactly this header and OpxCreator.
 #pragma once
 #include "popart/op.hpp"
+#include "popart/opidentifiers.hpp"
 #include <functional>
 #include <memory>
 #include <typeinfo>
