@@ -295,12 +295,16 @@ class Builder:
         return self._impl.getTensorDtypeString(id)
 
     def getModelProto(self) -> bytes:
+        """The serialised ModelProto; graph outputs carry the types shape inference finds."""
         self._fillOutputTypes()
-        return self._impl.getModelProto()
+        proto = self._impl.getModelProto()
+        if all(self._impl.hasValueInfo(o) for o in self._impl.getOutputTensorIds()):
+            return proto
+        return _typeOutputs(proto)
 
     def saveModelProto(self, filename: str) -> None:
-        self._fillOutputTypes()
-        self._impl.saveModelProto(filename)
+        with open(filename, "wb") as f:
+            f.write(self.getModelProto())
 
     def _fillOutputTypes(self):
         if any(not self._impl.hasValueInfo(o) for o in self._impl.getOutputTensorIds()):
@@ -328,3 +332,19 @@ class Builder:
                 continue
             dtype = onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)
             self._impl._setTensorInfo(vi.name, TensorInfo(dtype, dims))
+
+
+def _typeOutputs(proto: bytes) -> bytes:
+    """Copies inferred (possibly partial) types onto untyped graph outputs."""
+    try:
+        import onnx
+        from onnx import shape_inference
+        model = onnx.load_from_string(proto)
+        g = shape_inference.infer_shapes(model).graph
+        inferred = {vi.name: vi.type for vi in list(g.value_info) + list(g.output) if vi.type.WhichOneof("value")}
+    except Exception:  # noqa: BLE001 - without onnx or inference the outputs stay untyped
+        return proto
+    for out in model.graph.output:
+        if not out.HasField("type") and out.name in inferred:
+            out.type.CopyFrom(inferred[out.name])
+    return model.SerializeToString()
