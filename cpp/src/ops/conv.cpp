@@ -1,0 +1,93 @@
+// Conv (ai.onnx 1, 11): Y[n, m, o] = B[m] + sum_{c in group(m), k} X[n, c, o*s + k*d - padBegin] * W[m, c, k],
+// 1-D/2-D/3-D, with groups, dilations, strides, pads and auto_pad (window rules in conv_attributes.hpp).
+#include "conv_attributes.hpp"
+#include "popart/error.hpp"
+#include "popart/opmanager.hpp"
+#include <algorithm>
+
+namespace popart {
+namespace {
+
+Shape intsAttr(const Op &op, const std::string &name, size_t rank, int64_t dflt) {
+  auto v = op.attr<Attributes::Ints>(name, Shape(rank, dflt));
+  if (v.size() != rank) throw error("attribute {} has {} values, expected {}", name, v.size(), rank);
+  return v;
+}
+
+void samePads(WindowGeometry &g, size_t i, bool upper) {
+  g.out[i] = (g.in[i] + g.strides[i] - 1) / g.strides[i];
+  int64_t total = std::max<int64_t>(0, (g.out[i] - 1) * g.strides[i] + g.dilatedKernel(i) - g.in[i]);
+  g.padsBegin[i] = upper ? total / 2 : total - total / 2;
+  g.padsEnd[i] = total - g.padsBegin[i];
+}
+
+void explicitPads(WindowGeometry &g, size_t i, bool ceilMode) {
+  int64_t span = g.in[i] + g.padsBegin[i] + g.padsEnd[i] - g.dilatedKernel(i);
+  if (span < 0) return;  // reported by the caller as an empty output
+  g.out[i] = (ceilMode ? (span + g.strides[i] - 1) / g.strides[i] : span / g.strides[i]) + 1;
+  if (ceilMode && (g.out[i] - 1) * g.strides[i] >= g.in[i] + g.padsBegin[i]) --g.out[i];
+}
+
+} // namespace
+
+WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape &kernel, bool ceilMode) {
+  size_t r = inSpatial.size();
+  if (kernel.size() != r) throw error("kernel has {} dimensions, input has {} spatial dimensions", kernel.size(), r);
+  WindowGeometry g;
+  g.in = inSpatial;
+  g.kernel = kernel;
+  g.strides = intsAttr(op, "strides", r, 1);
+  g.dilations = intsAttr(op, "dilations", r, 1);
+  Shape pads = intsAttr(op, "pads", 2 * r, 0);
+  g.padsBegin.assign(pads.begin(), pads.begin() + r);
+  g.padsEnd.assign(pads.begin() + r, pads.end());
+  g.out.assign(r, 0);
+  auto autoPad = op.attr<Attributes::String>("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    throw error("attribute auto_pad has unsupported value '{}' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)", autoPad);
+  for (size_t i = 0; i < r; ++i) {
+    if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1 || g.padsBegin[i] < 0 || g.padsEnd[i] < 0)
+      throw error("invalid window: kernel {}, strides {}, dilations {}, pads {}", kernel, g.strides, g.dilations, pads);
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      samePads(g, i, autoPad == "SAME_UPPER");
+      continue;
+    }
+    if (autoPad == "VALID") g.padsBegin[i] = g.padsEnd[i] = 0;
+    explicitPads(g, i, ceilMode);
+    if (g.out[i] < 1)
+      throw error("spatial dimension {} of size {} is smaller than the dilated kernel {} plus padding", i, g.in[i],
+                  g.dilatedKernel(i));
+  }
+  return g;
+}
+
+namespace {
+
+class ConvOp final : public Op {  // inputs: X (0), W (1), B (2, optional)
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const auto &x = inInfo(0), &w = inInfo(1);
+    if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
+    if (w.rank() != x.rank()) throw error("Conv weights W {} must have the rank of X {}", w.shape(), x.shape());
+    if (w.dataType() != x.dataType()) throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
+    int64_t group = attr<Attributes::Int>("group", 1), m = w.dim(0);
+    if (group < 1 || x.dim(1) % group != 0 || m % group != 0 || x.dim(1) / group != w.dim(1))
+      throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1), w.shape());
+    if (hasInput(2) && inInfo(2).shape() != Shape{m})
+      throw error("bias B {} must have shape [{}]", inInfo(2).shape(), m);
+    Shape kernel(w.shape().begin() + 2, w.shape().end());
+    if (attributes().hasAttribute("kernel_shape") && attr<Attributes::Ints>("kernel_shape") != kernel)
+      throw error("attribute kernel_shape {} differs from the weights' spatial shape {}",
+                  attr<Attributes::Ints>("kernel_shape"), kernel);
+    auto g = windowGeometry(*this, Shape(x.shape().begin() + 2, x.shape().end()), kernel);
+    Shape out{x.dim(0), m};
+    out.insert(out.end(), g.out.begin(), g.out.end());
+    outInfo(0) = TensorInfo(x.dataType(), out);
+  }
+};
+
+} // namespace
+POPART_REGISTER_OP(ConvOp, onnxOp("Conv", {1, 11}), floatTypes());
+} // namespace popart

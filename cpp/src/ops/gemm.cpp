@@ -1,0 +1,53 @@
+// Gemm (ai.onnx 6, 7, 9, 11, 13): Y = alpha * A' * B' + beta * C, A' = transA ? A^T : A,
+// B' = transB ? B^T : B; C (optional from 11) broadcasts unidirectionally to [M, N].
+#include "popart/error.hpp"
+#include "popart/opmanager.hpp"
+
+namespace popart {
+namespace {
+
+class GemmOp final : public Op {  // inputs: A (0), B (1), C (2, optional)
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const auto &a = inInfo(0), &b = inInfo(1);
+    if (a.rank() != 2 || b.rank() != 2) throw error("Gemm needs 2-D A and B, got A {} and B {}", a.shape(), b.shape());
+    if (a.dataType() != b.dataType())
+      throw error("inputs have different types: {} and {}", a.data_type(), b.data_type());
+    bool ta = attr<Attributes::Int>("transA", 0) != 0, tb = attr<Attributes::Int>("transB", 0) != 0;
+    int64_t m = a.dim(ta ? 1 : 0), k = a.dim(ta ? 0 : 1);
+    int64_t kb = b.dim(tb ? 1 : 0), n = b.dim(tb ? 0 : 1);
+    if (k != kb) throw error("Gemm inner dimensions differ: A' has {} columns, B' has {} rows", k, kb);
+    if (hasInput(2)) checkC(m, n);
+    else if (opid.version < 11) throw error("Gemm before opset 11 requires input C");
+    outInfo(0) = TensorInfo(a.dataType(), {m, n});
+  }
+
+private:
+  void checkC(int64_t m, int64_t n) const {
+    const auto &c = inInfo(2);
+    if (c.dataType() != inInfo(0).dataType())
+      throw error("input C has type {}, expected {}", c.data_type(), inInfo(0).data_type());
+    bool legacyExact = opid.version < 7 && attr<Attributes::Int>("broadcast", 0) == 0;
+    Shape want{m, n};
+    bool ok = c.rank() <= 2;
+    for (int64_t i = 0; ok && i < c.rank(); ++i) {
+      int64_t d = c.shape()[c.rank() - 1 - i], w = want[1 - i];
+      ok = d == w || (d == 1 && !legacyExact);
+    }
+    if (!ok || (legacyExact && c.rank() != 2))
+      throw error("input C {} cannot be broadcast to the output [{},{}]{}", c.shape(), m, n,
+                  legacyExact ? " (opset 6 needs broadcast=1 to broadcast C)" : "");
+  }
+};
+
+std::vector<DataType> gemmTypes() {
+  auto t = floatTypes();
+  for (auto i : {DataType::INT32, DataType::INT64, DataType::UINT32, DataType::UINT64}) t.push_back(i);
+  return t;
+}
+
+} // namespace
+POPART_REGISTER_OP(GemmOp, onnxOp("Gemm", {6, 7, 9, 11, 13}), gemmTypes());
+} // namespace popart

@@ -1,0 +1,68 @@
+// MaxPool (1, 8, 10, 11, 12), AveragePool (1, 7, 10, 11, 19): Y[n, c, o] = max / mean over the window
+// x[n, c, o*s + k*d - padBegin] (window rules in conv_attributes.hpp; AveragePool divides by the count of
+// in-bounds elements, or of padded ones with count_include_pad). GlobalAveragePool/GlobalMaxPool (1): whole spatial extent.
+#include "conv_attributes.hpp"
+#include "popart/error.hpp"
+#include "popart/opmanager.hpp"
+
+namespace popart {
+namespace {
+
+void checkSpatialInput(const TensorInfo &x) {
+  if (x.rank() < 3) throw error("pooling input X must have rank >= 3 ([N, C, spatial...]), got {}", x.shape());
+}
+
+class PoolOp final : public Op {  // input X; outputs Y (0), Indices (1, MaxPool only)
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const auto &x = inInfo(0);
+    checkSpatialInput(x);
+    if (!attributes().hasAttribute("kernel_shape")) throw error("attribute kernel_shape is required");
+    bool isMax = opid.type == "MaxPool";
+    if (!isMax && opid.version < 19 && attributes().hasAttribute("dilations"))
+      throw error("attribute dilations needs AveragePool opset 19 or later");
+    int64_t ceil = attr<Attributes::Int>("ceil_mode", 0);
+    if (ceil != 0 && ceil != 1) throw error("attribute ceil_mode must be 0 or 1, got {}", ceil);
+    int64_t order = attr<Attributes::Int>("storage_order", 0);
+    if (order != 0 && order != 1) throw error("attribute storage_order must be 0 or 1, got {}", order);
+    auto g = windowGeometry(*this, Shape(x.shape().begin() + 2, x.shape().end()),
+                            attr<Attributes::Ints>("kernel_shape"), ceil != 0);
+    Shape out{x.dim(0), x.dim(1)};
+    out.insert(out.end(), g.out.begin(), g.out.end());
+    outInfo(0) = TensorInfo(x.dataType(), out);
+    if (hasOutput(1)) {
+      if (!isMax) throw error("AveragePool has a single output");
+      outInfo(1) = TensorInfo(DataType::INT64, out);
+    }
+  }
+};
+
+class GlobalPoolOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const auto &x = inInfo(0);
+    checkSpatialInput(x);
+    Shape out(x.shape().size(), 1);
+    out[0] = x.dim(0);
+    out[1] = x.dim(1);
+    outInfo(0) = TensorInfo(x.dataType(), out);
+  }
+};
+
+std::vector<DataType> maxPoolTypes() {
+  auto t = floatTypes();
+  t.push_back(DataType::INT8);
+  t.push_back(DataType::UINT8);
+  return t;
+}
+
+} // namespace
+POPART_REGISTER_OP(PoolOp, onnxOp("MaxPool", {1, 8, 10, 11, 12}), maxPoolTypes());
+POPART_REGISTER_OP(PoolOp, onnxOp("AveragePool", {1, 7, 10, 11, 19}), floatTypes());
+POPART_REGISTER_OP(GlobalPoolOp, onnxOp("GlobalAveragePool", {1}), floatTypes());
+POPART_REGISTER_OP(GlobalPoolOp, onnxOp("GlobalMaxPool", {1}), floatTypes());
+} // namespace popart
