@@ -1,0 +1,125 @@
+// Element-wise unary kernels (forward and in-place): Sqrt, Exp, Log, Neg, Abs,
+// Reciprocal, Sigmoid, Tanh, Erf, LeakyRelu. float32 Exp/Sigmoid/Tanh/Erf use the
+// vectorised approximations of vmath.hpp; float16 computes in float.
+#include "dispatch.hpp"
+#include "popart/cpu/kernel.hpp"
+#include "vmath.hpp"
+#include <cmath>
+#include <type_traits>
+
+namespace popart::cpu {
+namespace {
+
+#pragma GCC push_options
+#pragma GCC optimize("no-math-errno")  // lets sqrt vectorise
+POPART_SIMD_CLONES void sqrtF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = std::sqrt(x[i]);
+}
+#pragma GCC pop_options
+POPART_SIMD_CLONES void expF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = vmath::exp(x[i]);
+}
+POPART_SIMD_CLONES void sigmoidF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = vmath::sigmoid(x[i]);
+}
+POPART_SIMD_CLONES void tanhF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = vmath::tanh(x[i]);
+}
+POPART_SIMD_CLONES void erfF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = vmath::erf(x[i]);
+}
+
+/// y = f(x) over the tensor, split between threads; f works in compute_t<T>.
+template <class T, class F> void mapTyped(KernelContext &ctx, F f) {
+  using C = compute_t<T>;
+  const T *x = ctx.in<T>(0).data();
+  T *y = ctx.out<T>(0).data();
+  popx::Opx::parallelFor(ctx.out<T>(0).size(), [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) y[i] = T(static_cast<C>(f(C(x[i]))));
+  });
+}
+
+/// Floating-point op: float32 through `f32` (an array function), others via `f`.
+template <class F> void mapFloat(KernelContext &ctx, void (*f32)(const float *, float *, int64_t), F f) {
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT && f32) {
+    const float *x = ctx.in<float>(0).data();
+    float *y = ctx.out<float>(0).data();
+    popx::Opx::parallelFor(ctx.out<float>(0).size(), [&](int64_t b, int64_t e) { f32(x + b, y + b, e - b); });
+    return;
+  }
+  dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) { mapTyped<decltype(tag)>(ctx, f); });
+}
+
+// float16 goes through the float32 approximations; double through <cmath>.
+template <class C> C expOf(C v) { if constexpr (std::is_same_v<C, float>) return vmath::exp(v); else return std::exp(v); }
+template <class C> C tanhOf(C v) { if constexpr (std::is_same_v<C, float>) return vmath::tanh(v); else return std::tanh(v); }
+template <class C> C erfOf(C v) { if constexpr (std::is_same_v<C, float>) return vmath::erf(v); else return std::erf(v); }
+
+void sqrtFwd(KernelContext &ctx) { mapFloat(ctx, sqrtF32, [](auto v) { return std::sqrt(v); }); }
+void expFwd(KernelContext &ctx) { mapFloat(ctx, expF32, [](auto v) { return expOf(v); }); }
+void logFwd(KernelContext &ctx) { mapFloat(ctx, nullptr, [](auto v) { return std::log(v); }); }
+void sigmoidFwd(KernelContext &ctx) {
+  mapFloat(ctx, sigmoidF32, [](auto v) {
+    using C = decltype(v);
+    C e = expOf(v < 0 ? v : -v), s = C(1) / (C(1) + e);
+    return v < 0 ? e * s : s;
+  });
+}
+void tanhFwd(KernelContext &ctx) { mapFloat(ctx, tanhF32, [](auto v) { return tanhOf(v); }); }
+void reciprocalFwd(KernelContext &ctx) { mapFloat(ctx, nullptr, [](auto v) { return decltype(v)(1) / v; }); }
+
+void leakyReluFwd(KernelContext &ctx) {
+  float alpha = ctx.op().attr<Attributes::Float>("alpha", 0.01f);
+  dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using C = compute_t<decltype(tag)>;
+    const C a = static_cast<C>(alpha);
+    mapTyped<decltype(tag)>(ctx, [a](C v) { return v < C(0) ? a * v : v; });
+  });
+}
+
+void erfFwd(KernelContext &ctx) {
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapFloat(ctx, erfF32, [](auto v) { return v; });
+  dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral_v<T>) mapTyped<T>(ctx, [](T v) { return static_cast<T>(std::erf(double(v))); });
+    else mapTyped<T>(ctx, [](auto v) { return erfOf(v); });
+  });
+}
+
+void negFwd(KernelContext &ctx) {
+  dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_unsigned_v<T>) throw error("Neg does not support unsigned type {}", ctx.inInfo(0).data_type());
+    else mapTyped<T>(ctx, [](auto v) { return -v; });
+  });
+}
+
+void absFwd(KernelContext &ctx) {
+  dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_unsigned_v<T>) mapTyped<T>(ctx, [](auto v) { return v; });
+    else mapTyped<T>(ctx, [](auto v) { return v < 0 ? -v : v; });
+  });
+}
+
+} // namespace
+#define POPART_UNARY_KERNEL(NAME, FN)                                                                \
+  POPART_REGISTER_KERNEL(onnxOp(NAME), FN);                                                          \
+  POPART_REGISTER_KERNEL(internalOp(NAME "Inplace"), FN)
+POPART_UNARY_KERNEL("Sqrt", sqrtFwd);
+POPART_UNARY_KERNEL("Exp", expFwd);
+POPART_UNARY_KERNEL("Log", logFwd);
+POPART_UNARY_KERNEL("Neg", negFwd);
+POPART_UNARY_KERNEL("Abs", absFwd);
+POPART_UNARY_KERNEL("Reciprocal", reciprocalFwd);
+POPART_UNARY_KERNEL("Sigmoid", sigmoidFwd);
+POPART_UNARY_KERNEL("Tanh", tanhFwd);
+POPART_UNARY_KERNEL("Erf", erfFwd);
+POPART_UNARY_KERNEL("LeakyRelu", leakyReluFwd);
+#undef POPART_UNARY_KERNEL
+} // namespace popart::cpu
