@@ -139,7 +139,8 @@ def test_external_data_is_loaded(tmp_path):
         assert t.data_location == TensorProto.DEFAULT and not t.external_data
         np.testing.assert_array_equal(numpy_helper.to_array(t), inits[t.name])
     # Without a folder the bytes are left external.
-    unresolved = onnx.load_from_string(popart_core._onnxRoundTrip(open(path, "rb").read()))
+    with open(path, "rb") as f:
+        unresolved = onnx.load_from_string(popart_core._onnxRoundTrip(f.read()))
     assert unresolved == saved
 
 
