@@ -4,6 +4,16 @@
 #include <pybind11/stl.h>
 
 namespace popart::bindings {
+namespace {
+
+/// Device options ({"numIPUs": 2, "tilesPerIPU": 4}) as strings.
+std::map<std::string, std::string> stringOptions(const py::dict &opts) {
+  std::map<std::string, std::string> o;
+  for (const auto &[k, v] : opts) o[py::str(k)] = py::str(v);
+  return o;
+}
+
+} // namespace
 
 void bindDevice(py::module_ &m) {
   py::enum_<DeviceType>(m, "DeviceType")
@@ -39,31 +49,38 @@ void bindDevice(py::module_ &m) {
       .def_property_readonly("numWorkerContexts", &DeviceInfo::getNumWorkerContexts)
       .def_property_readonly("numThreads", &DeviceInfo::getNumThreads)
       .def_property_readonly("isAttached", &DeviceInfo::isAttached)
+      .def_property_readonly("options", &DeviceInfo::getOptions)
+      .def_property_readonly("onDemandAttachTimeout", &DeviceInfo::getOnDemandAttachTimeout)
       .def("getChildDeviceIds", &DeviceInfo::getChildIds)
+      .def("canCompileOffline", &DeviceInfo::canCompileOffline)
+      .def("isHwCompatible", &DeviceInfo::isHwCompatible)
+      // `with manager.acquireAvailableDevice() as device:` detaches on exit.
       .def("__enter__", [](std::shared_ptr<DeviceInfo> d) { return d; })
-      .def("__exit__", [](DeviceInfo &d, py::object, py::object, py::object) { d.detach(); })
+      .def("__exit__", [](DeviceInfo &d, py::object, py::object, py::object) {
+        d.detach();
+        return false;
+      })
       .def("__repr__", &DeviceInfo::toString)
       .def("__str__", &DeviceInfo::toString);
 
   py::class_<DeviceManager, std::unique_ptr<DeviceManager, py::nodelete>>(m, "DeviceManager")
       .def(py::init([] { return &DeviceManager::createDeviceManager(); }))
       .def("createCpuDevice", &DeviceManager::createCpuDevice)
-      .def("createIpuModelDevice", [](DeviceManager &dm, std::map<std::string, py::object> opts) {
-             std::map<std::string, std::string> o;
-             for (auto &[k, v] : opts) o[k] = py::str(v);
+      .def("createIpuModelDevice", [](DeviceManager &dm, const py::dict &opts) {
+             auto o = stringOptions(opts);
              return dm.createIpuModelDevice(o);
-           }, py::arg("opts") = std::map<std::string, py::object>{})
-      .def("createSimDevice", [](DeviceManager &dm, std::map<std::string, py::object> opts) {
-             std::map<std::string, std::string> o;
-             for (auto &[k, v] : opts) o[k] = py::str(v);
+           }, py::arg("opts") = py::dict())
+      .def("createSimDevice", [](DeviceManager &dm, const py::dict &opts) {
+             auto o = stringOptions(opts);
              return dm.createSimDevice(o);
-           }, py::arg("opts") = std::map<std::string, py::object>{})
-      .def("createOfflineIPUDevice", [](DeviceManager &dm, std::map<std::string, py::object> opts) {
-             std::map<std::string, std::string> o;
-             for (auto &[k, v] : opts) o[k] = py::str(v);
+           }, py::arg("opts") = py::dict())
+      .def("createOfflineIPUDevice", [](DeviceManager &dm, const py::dict &opts) {
+             auto o = stringOptions(opts);
              return dm.createOfflineIPUDevice(o);
-           }, py::arg("opts") = std::map<std::string, py::object>{})
+           }, py::arg("opts") = py::dict())
       .def("createOfflineIpuFromDeviceInfo", &DeviceManager::createOfflineIpuFromDeviceInfo)
+      .def("createOfflineIpuFromSystemString", &DeviceManager::createOfflineIpuFromSystemString, py::arg("system"),
+           py::arg("numIpus"))
       .def("acquireAvailableDevice", &DeviceManager::acquireAvailableDevice, py::arg("numIpus") = 1,
            py::arg("tilesPerIpu") = 0, py::arg("pattern") = SyncPattern::Full,
            py::arg("connectionType") = DeviceConnectionType::Always,
@@ -81,7 +98,7 @@ void bindDevice(py::module_ &m) {
            py::arg("connectionType") = DeviceConnectionType::Always, py::arg("tilesPerIPU") = 0)
       .def("getDevice", &DeviceManager::getDevice, py::arg("syncPattern") = SyncPattern::Full,
            py::arg("deviceManagerId") = 0, py::arg("connectionType") = DeviceConnectionType::Always)
-      .def("setOnDemandAttachTimeout", &DeviceManager::setOnDemandAttachTimeout);
+      .def("setOnDemandAttachTimeout", &DeviceManager::setOnDemandAttachTimeout, py::arg("attachTimeout"));
 }
 
 } // namespace popart::bindings

@@ -29,8 +29,11 @@ private:
   std::vector<py::array> keep_;
 };
 
-ConstVoidData inputFromPython(const TensorId &id, const py::object &r) {
+/// Calls the user's input callback (under the GIL: run() releases it) and
+/// copies the array it returns.
+ConstVoidData inputFromPython(const py::function &callback, const TensorId &id, bool prefetch) {
   py::gil_scoped_acquire gil;
+  py::object r = callback(id, prefetch);
   py::array a = py::array::ensure(r);
   if (!a) throw runtime_error("input callback for '{}' must return a numpy array", id);
   contiguous(a, "array returned by the input callback for '" + id + "'");
@@ -69,7 +72,7 @@ void bindStepIO(py::module_ &m) {
   py::class_<StepIOCallback, IStepIO>(m, "PyStepIOCallback")
       .def(py::init([](py::function in, py::function inComplete, py::function out, py::function outComplete) {
              return std::make_unique<StepIOCallback>(
-                 [in](TensorId id, bool prefetch) { return inputFromPython(id, in(id, prefetch)); },
+                 [in](TensorId id, bool prefetch) { return inputFromPython(in, id, prefetch); },
                  [inComplete](TensorId id) { py::gil_scoped_acquire g; inComplete(id); },
                  [out](TensorId id) {
                    py::gil_scoped_acquire g;

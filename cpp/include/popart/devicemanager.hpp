@@ -32,7 +32,8 @@ public:
   DeviceType getType() const { return type_; }
   DeviceConnectionType getConnectionType() const { return connection_; }
   int getId() const { return id_; }
-  std::string getVersion() const { return "cpu"; }
+  /// "cpu" for the Cpu device, else the "ipuVersion" option (default "ipu2").
+  std::string getVersion() const;
   int getNumIpus() const { return numIpus_; }
   int getTilesPerIPU() const { return tilesPerIpu_; }
   int getNumWorkerContexts() const { return 6; }
@@ -45,6 +46,7 @@ public:
   bool isHwCompatible() const { return type_ != DeviceType::OfflineIpu; }
   void setOnDemandAttachTimeout(unsigned seconds) { attachTimeout_ = seconds; }
   unsigned getOnDemandAttachTimeout() const { return attachTimeout_; }
+  /// PopART's format: "Device Type:Cpu Connection Type:Always Id:0 Version:cpu NumIPUs:1 ...".
   std::string toString() const;
 
 private:
@@ -65,8 +67,12 @@ public:
   std::shared_ptr<DeviceInfo> createSimDevice(std::map<std::string, std::string> &options);
   std::shared_ptr<DeviceInfo> createOfflineIPUDevice(std::map<std::string, std::string> &options);
   std::shared_ptr<DeviceInfo> createOfflineIpuFromDeviceInfo(const DeviceInfo &info);
+  /// An offline device for `system` (an IPU version such as "ipu2") with numIpus IPUs.
+  std::shared_ptr<DeviceInfo> createOfflineIpuFromSystemString(const std::string &system, int numIpus);
   /// A CPU-backed "IPU" device with numIpus virtual IPUs; throws if numIpus is
-  /// not a power of two or exceeds the available count (64).
+  /// not a power of two or exceeds the available count (64). Device ids follow
+  /// the IPU numbering of `gc-info -l`: 0..63 single IPUs, 64..95 pairs, 96..111
+  /// quads, ... 126 for all 64; an acquired device is the first of its size.
   std::shared_ptr<DeviceInfo> acquireAvailableDevice(int numIpus = 1, int tilesPerIpu = 0,
                                                      SyncPattern pattern = SyncPattern::Full,
                                                      DeviceConnectionType connection = DeviceConnectionType::Always,
@@ -86,6 +92,9 @@ public:
   std::shared_ptr<DeviceInfo> getDevice(SyncPattern pattern = SyncPattern::Full, unsigned deviceManagerId = 0,
                                         DeviceConnectionType connection = DeviceConnectionType::Always);
   void setOnDemandAttachTimeout(unsigned seconds) { attachTimeout_ = seconds; }
+
+  /// Id of the first device made of numIpus IPUs (0, 64, 96, ...).
+  static int firstDeviceId(int numIpus);
 
   static constexpr int kMaxIpus = 64;
   static constexpr int kTilesPerIpu = 1472;

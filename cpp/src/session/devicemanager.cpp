@@ -32,10 +32,20 @@ void DeviceInfo::detach() { attached_ = false; }
 
 int DeviceInfo::getNumThreads() const { return omp_get_max_threads(); }
 
+std::string DeviceInfo::getVersion() const {
+  if (type_ == DeviceType::Cpu) return "cpu";
+  auto it = options_.find("ipuVersion");
+  return it != options_.end() ? it->second : "ipu2";
+}
+
 std::string DeviceInfo::toString() const {
-  return "Device(type=" + popart::toString(type_) + " id=" + std::to_string(id_) +
-         " numIpus=" + std::to_string(numIpus_) + " tilesPerIpu=" + std::to_string(tilesPerIpu_) +
-         " threads=" + std::to_string(getNumThreads()) + (attached_ ? " attached" : "") + ")";
+  static const char *const connections[] = {"Always", "OnDemand", "Never"};
+  std::string ids;
+  for (unsigned d : getDriverIds()) ids += (ids.empty() ? "" : ",") + std::to_string(d);
+  return "Device Type:" + popart::toString(type_) + " Connection Type:" + connections[static_cast<int>(connection_)] +
+         " Id:" + std::to_string(id_) + " Version:" + getVersion() + " NumIPUs:" + std::to_string(numIpus_) +
+         " NumTilesPerIPU:" + std::to_string(tilesPerIpu_) + " NumThreads:" + std::to_string(getNumThreads()) +
+         " DeviceIds: {" + ids + "}" + (attached_ ? " (attached)" : "");
 }
 
 DeviceManager &DeviceManager::createDeviceManager() {
@@ -86,25 +96,40 @@ std::shared_ptr<DeviceInfo> DeviceManager::createOfflineIPUDevice(std::map<std::
 }
 
 std::shared_ptr<DeviceInfo> DeviceManager::createOfflineIpuFromDeviceInfo(const DeviceInfo &info) {
+  auto o = info.getOptions();
+  o.emplace("ipuVersion", info.getVersion());
   return std::make_shared<DeviceInfo>(DeviceType::OfflineIpu, nextId_++, info.getNumIpus(), info.getTilesPerIPU(),
-                                      DeviceConnectionType::Never, info.getOptions());
+                                      DeviceConnectionType::Never, o);
 }
 
-std::shared_ptr<DeviceInfo> DeviceManager::tryAcquireAvailableDevice(int numIpus, int tilesPerIpu, SyncPattern,
+std::shared_ptr<DeviceInfo> DeviceManager::createOfflineIpuFromSystemString(const std::string &system, int numIpus) {
+  if (system != "ipu1" && system != "ipu2" && system != "ipu21")
+    throw error("unknown IPU system '{}' (expected ipu1, ipu2 or ipu21)", system);
+  checkNumIpus(numIpus);
+  std::map<std::string, std::string> o{{"ipuVersion", system}, {"numIPUs", std::to_string(numIpus)}};
+  return createOfflineIPUDevice(o);
+}
+
+int DeviceManager::firstDeviceId(int numIpus) {
+  int base = 0;
+  for (int n = 1; n < numIpus; n *= 2) base += kMaxIpus / n;
+  return base;
+}
+
+std::shared_ptr<DeviceInfo> DeviceManager::tryAcquireAvailableDevice(int numIpus, int tilesPerIpu, SyncPattern p,
                                                                      DeviceConnectionType connection,
                                                                      DeviceSelectionCriterion) {
   if (numIpus < 1 || numIpus > kMaxIpus || (numIpus & (numIpus - 1)) != 0) return nullptr;
-  auto d = std::make_shared<DeviceInfo>(DeviceType::Ipu, nextId_++, numIpus,
-                                        tilesPerIpu > 0 ? tilesPerIpu : kTilesPerIpu, connection,
-                                        std::map<std::string, std::string>{});
-  if (connection == DeviceConnectionType::Always) d->attach();
-  return d;
+  if (tilesPerIpu != 0 && tilesPerIpu != kTilesPerIpu) return nullptr;
+  return tryAcquireDeviceById(firstDeviceId(numIpus), p, connection);
 }
 
 std::shared_ptr<DeviceInfo> DeviceManager::acquireAvailableDevice(int numIpus, int tilesPerIpu, SyncPattern p,
                                                                   DeviceConnectionType c, DeviceSelectionCriterion s) {
   checkNumIpus(numIpus);
-  return tryAcquireAvailableDevice(numIpus, tilesPerIpu, p, c, s);
+  auto d = tryAcquireAvailableDevice(numIpus, tilesPerIpu, p, c, s);
+  if (!d) throw error("no device with {} tiles per IPU (devices have {}; pass 0 to match any)", tilesPerIpu, kTilesPerIpu);
+  return d;
 }
 
 std::shared_ptr<DeviceInfo> DeviceManager::tryAcquireDeviceById(int id, SyncPattern, DeviceConnectionType c) {
@@ -133,9 +158,11 @@ std::vector<std::shared_ptr<DeviceInfo>> DeviceManager::enumerateDevices(SyncPat
                                                                          DeviceConnectionType c, int tilesPerIpu) {
   std::vector<std::shared_ptr<DeviceInfo>> out;
   if (type != DeviceType::Ipu || numIpus < 1 || numIpus > kMaxIpus || (numIpus & (numIpus - 1))) return out;
+  if (tilesPerIpu != 0 && tilesPerIpu != kTilesPerIpu) return out;
+  int first = firstDeviceId(numIpus);
   for (int i = 0; i < kMaxIpus / numIpus; ++i)
-    out.push_back(std::make_shared<DeviceInfo>(DeviceType::Ipu, nextId_++, numIpus,
-                                               tilesPerIpu > 0 ? tilesPerIpu : kTilesPerIpu, c,
+    out.push_back(std::make_shared<DeviceInfo>(DeviceType::Ipu, first + i, numIpus, kTilesPerIpu,
+                                               c,
                                                std::map<std::string, std::string>{}));
   return out;
 }
