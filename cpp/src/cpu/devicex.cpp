@@ -202,6 +202,9 @@ void Devicex::writeAnchors(IStepIO &io, int64_t batch, int64_t accum, bool lastM
     if (out.info.isSet() && out.info.dataType() != t->info.dataType())
       throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id,
                           out.info.data_type(), t->info.data_type());
+    if (out.info.isSet() && out.info.nelms() != t->info.nelms())
+      throw runtime_error("output buffer of anchor '{}' has {} elements for one return, expected {} ({})", id,
+                          out.info.nelms(), t->info.nelms(), t->info.toString());
     std::memcpy(out.data, src, static_cast<size_t>(t->info.nbytes()));
     io.outComplete(id);
   }

@@ -2,21 +2,35 @@
 #include "popart/error.hpp"
 #include "popart/inputshapeinfo.hpp"
 #include "popart/sessionoptions.hpp"
+#include <cctype>
 
 namespace popart {
 
 AnchorReturnType::AnchorReturnType() : AnchorReturnType("All") {}
 
+namespace {
+
+// The user guide spells return types in capitals ("ALL", "EVERYN"), the API reference in
+// CamelCase ("All", "EveryN"); both are accepted.
+bool isAnchorTypeName(const std::string &a, const char *b) {
+  size_t i = 0;
+  for (; i < a.size() && b[i]; ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return i == a.size() && !b[i];
+}
+
+} // namespace
+
 AnchorReturnType::AnchorReturnType(const std::string &s) : name_(s) {
-  if (s == "All") id_ = AnchorReturnTypeId::All;
-  else if (s == "Final") id_ = AnchorReturnTypeId::Final;
-  else if (s == "Sum") id_ = AnchorReturnTypeId::Sum;
-  else if (s == "EveryN") throw error("AnchorReturnType 'EveryN' needs a return period: AnchorReturnType(\"EveryN\", N)");
+  if (isAnchorTypeName(s, "All")) id_ = AnchorReturnTypeId::All;
+  else if (isAnchorTypeName(s, "Final")) id_ = AnchorReturnTypeId::Final;
+  else if (isAnchorTypeName(s, "Sum")) id_ = AnchorReturnTypeId::Sum;
+  else if (isAnchorTypeName(s, "EveryN")) throw error("AnchorReturnType 'EveryN' needs a return period: AnchorReturnType(\"EveryN\", N)");
   else throw error("unknown AnchorReturnType '{}' (expected All, Final, EveryN or Sum)", s);
 }
 
 AnchorReturnType::AnchorReturnType(const std::string &s, int returnPeriod) : returnPeriod_(returnPeriod), name_(s) {
-  if (s != "EveryN") {
+  if (!isAnchorTypeName(s, "EveryN")) {
     *this = AnchorReturnType(s);
     return;
   }

@@ -64,7 +64,8 @@ bool Session::isPrepared() const { return devicex_ && devicex_->isPrepared(); }
 void Session::prepareDevice(bool loadEngine) {
   if (devicex_->isPrepared()) throw error("prepareDevice() was already called on session '{}'", name_);
   devicex_->prepare();
-  if (loadEngine) loadEngineAndConnectStreams();
+  // An offline device compiles only; run() and loadEngineAndConnectStreams() refuse.
+  if (loadEngine && device_->getType() != DeviceType::OfflineIpu) loadEngineAndConnectStreams();
 }
 
 void Session::loadEngineAndConnectStreams() {
