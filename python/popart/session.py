@@ -1,6 +1,7 @@
 """popart.InferenceSession and popart.TrainingSession: the C++ sessions plus
 the Python conveniences PopART adds (initAnchorArrays, dataFlow, factors)."""
-from typing import Dict
+import copy
+from typing import Dict, Set
 
 import numpy as np
 import popart_core
@@ -28,8 +29,11 @@ def _anchor_shape(session, anchor: str):
 
 class _SessionMixin:
     def _init_common(self, dataFlow, userOptions):
-        self._dataFlow = dataFlow
-        self._options = userOptions
+        # Copies: the session was compiled for these values, later edits to the
+        # caller's objects must not change the anchor shapes it reports.
+        self._dataFlow = popart_core.DataFlow(
+            dataFlow.batchesPerStep(), {a: dataFlow.art(a) for a in dataFlow.anchors()})
+        self._options = copy.copy(userOptions)
 
     @property
     def dataFlow(self):
@@ -42,6 +46,10 @@ class _SessionMixin:
     @property
     def accumulationFactor(self) -> int:
         return self._options.getAccumulationFactor()
+
+    def getAllTensorIds(self) -> Set[str]:
+        """The ids of all tensors of the compiled model."""
+        return set(self.getTensorIds())
 
     def initAnchorArrays(self) -> Dict[str, np.ndarray]:
         """Zeroed numpy arrays of the right shape and dtype for every anchor."""
