@@ -1,5 +1,6 @@
 // Primitive lists with layout reorders and FLOAT16 staging, run as one step.
 #include "primitive_step.hpp"
+#include "popart/logging.hpp"
 
 namespace popart::cpu {
 
@@ -29,7 +30,12 @@ void PrimitiveStep::operator()() const {
   staging.fromFloat();
 }
 
-void addStep(popx::Sequence &prog, std::shared_ptr<PrimitiveStep> step) {
+void addStep(popx::Sequence &prog, std::shared_ptr<PrimitiveStep> step, const popx::Opx &opx) {
+  for (const auto &[p, args] : step->primitives) {
+    const char *impl = nullptr;
+    dnnl_primitive_desc_query(p.get_primitive_desc(), dnnl_query_impl_info_str, 0, &impl);
+    logging::opx::debug("{}: oneDNN {}", opx.op_p->debugName(), impl ? impl : "?");
+  }
   prog.add([step] { (*step)(); });
 }
 

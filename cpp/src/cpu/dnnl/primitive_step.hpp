@@ -27,7 +27,7 @@ struct PrimitiveStep {
   void operator()() const;
 };
 
-/// Appends a step running `step` to `prog`.
-void addStep(popx::Sequence &prog, std::shared_ptr<PrimitiveStep> step);
+/// Appends a step running `step` to `prog`; logs (opx, debug) the implementations oneDNN chose for opx's op.
+void addStep(popx::Sequence &prog, std::shared_ptr<PrimitiveStep> step, const popx::Opx &opx);
 
 } // namespace popart::cpu

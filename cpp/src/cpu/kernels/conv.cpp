@@ -106,7 +106,7 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
   args[DNNL_ARG_DST] = y;
   step->add(dnnl::convolution_forward(pd), std::move(args));
   step->finishOutput(y, yPlain);
-  addStep(prog, step);
+  addStep(prog, step, opx);
   return true;
 }
 #endif

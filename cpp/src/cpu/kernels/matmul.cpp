@@ -5,6 +5,7 @@
 #include "ops/matmul_shape.hpp"
 #include "popart/popx/opx.hpp"
 #include <algorithm>
+#include <string>
 #include <tuple>
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
@@ -134,41 +135,67 @@ bool growMatmulDnnl(popx::Sequence &prog, const popx::Opx &opx) {
   step->add(mm, {{DNNL_ARG_SRC, dnnl_ctx::wrap(ma, a.raw())},
                  {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(mb, b.raw())},
                  {DNNL_ARG_DST, dnnl_ctx::wrap(my, y.raw())}});
-  addStep(prog, step);
+  addStep(prog, step, opx);
   return true;
 }
 
-/// alpha * AB + beta * C as post-ops: [alpha/beta * x], [+ C], [beta * x]; false when unsupported.
-bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l, bool ta, bool tb) {
-  if (l.m * l.n * l.k == 0) return false;
-  auto ma = matrixDesc(l.m, l.k, ta), mb = matrixDesc(l.k, l.n, tb), my = dnnl_ctx::plainDesc({l.m, l.n});
-  bool withC = opx.hasInput(2) && l.beta != 0.0;
+bool isReference(const dnnl::primitive &p) {
+  const char *impl = nullptr;
+  dnnl_primitive_desc_query(p.get_primitive_desc(), dnnl_query_impl_info_str, 0, &impl);
+  return impl && std::string(impl).rfind("ref", 0) == 0;
+}
+
+/// alpha * AB [+ C] as post-ops: [alpha/beta * x], [+ C], [beta * x] (no C: [alpha * x]).
+bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, dnnl::matmul &mm) {
+  bool withC = !cDims.empty();
   double pre = withC ? l.alpha / l.beta : l.alpha;
   dnnl::post_ops ops;
   if (pre != 1.0) ops.append_eltwise(dnnl::algorithm::eltwise_linear, static_cast<float>(pre), 0.f);
-  Shape cDims(2, 1);
   if (withC) {
-    const auto &c = opx.inShape(2);
-    std::copy(c.begin(), c.end(), cDims.end() - static_cast<int64_t>(c.size()));
     ops.append_binary(dnnl::algorithm::binary_add, dnnl_ctx::plainDesc(cDims));
     if (l.beta != 1.0) ops.append_eltwise(dnnl::algorithm::eltwise_linear, static_cast<float>(l.beta), 0.f);
   }
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
+  return makeMatmul(matrixDesc(l.m, l.k, ta), matrixDesc(l.k, l.n, tb), dnnl_ctx::plainDesc({l.m, l.n}), attr, mm);
+}
+
+/// C fused as a post-op when oneDNN has a fast kernel for its broadcast, else added by a loop afterwards.
+bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l, bool ta, bool tb) {
+  if (l.m * l.n * l.k == 0) return false;
+  bool withC = opx.hasInput(2) && l.beta != 0.0;
+  Shape cDims(2, 1);
+  if (withC) {
+    const auto &c = opx.inShape(2);
+    std::copy(c.begin(), c.end(), cDims.end() - static_cast<int64_t>(c.size()));
+  }
   dnnl::matmul mm;
-  if (!makeMatmul(ma, mb, my, attr, mm)) return false;
+  bool fused = withC && makeGemm(l, ta, tb, cDims, mm) && !isReference(mm);
+  if (!fused && !makeGemm(l, ta, tb, {}, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto a = step->staging.in(opx, 0), b = step->staging.in(opx, 1), y = step->staging.out(opx, 0);
-  PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(ma, a.raw())},
-                           {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(mb, b.raw())},
-                           {DNNL_ARG_DST, dnnl_ctx::wrap(my, y.raw())}};
+  PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(matrixDesc(l.m, l.k, ta), a.raw())},
+                           {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(matrixDesc(l.k, l.n, tb), b.raw())},
+                           {DNNL_ARG_DST, dnnl_ctx::wrap(dnnl_ctx::plainDesc({l.m, l.n}), y.raw())}};
   if (withC) {
-    int binaryIndex = pre != 1.0 ? 1 : 0;
-    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(binaryIndex) | DNNL_ARG_SRC_1] =
-        dnnl_ctx::wrap(dnnl_ctx::plainDesc(cDims), step->staging.in(opx, 2).raw());
+    auto c = step->staging.in(opx, 2);
+    if (fused) {
+      int binaryIndex = l.alpha / l.beta != 1.0 ? 1 : 0;
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(binaryIndex) | DNNL_ARG_SRC_1] = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cDims), c.raw());
+    } else {
+      step->epilogue = [l, c, y] {
+        const float *cp = c.data<float>();
+        float *yp = y.data<float>();
+        float beta = static_cast<float>(l.beta);
+        popx::Opx::parallelFor(l.m, [&](int64_t i0, int64_t i1) {
+          for (int64_t i = i0; i < i1; ++i)
+            for (int64_t j = 0; j < l.n; ++j) yp[i * l.n + j] += beta * cp[i * l.scm + j * l.scn];
+        }, 16);
+      };
+    }
   }
   step->add(mm, std::move(args));
-  addStep(prog, step);
+  addStep(prog, step, opx);
   return true;
 }
 #endif

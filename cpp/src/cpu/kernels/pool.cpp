@@ -107,7 +107,7 @@ bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &p
   auto step = std::make_shared<PrimitiveStep>();
   auto x = step->staging.in(opx, 0), y = step->staging.out(opx, 0);
   step->add(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, x.raw())}, {DNNL_ARG_DST, dnnl_ctx::wrap(yd, y.raw())}});
-  addStep(prog, step);
+  addStep(prog, step, opx);
   return true;
 }
 #endif

@@ -1,0 +1,121 @@
+import numpy as np
+import pytest
+
+import popart
+from ort_reference import ort_run, reference, tolerance
+
+WINDOWS = [  # x shape, attrs
+    ((2, 3, 8, 8), {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    ((1, 2, 9, 7), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ((1, 2, 9, 7), {"kernel_shape": [3, 2], "strides": [2, 3], "pads": [1, 0, 0, 1], "ceil_mode": 1}),
+    ((1, 2, 10, 10), {"kernel_shape": [3, 3], "strides": [2, 2], "ceil_mode": 1}),
+    ((1, 2, 9, 8), {"kernel_shape": [3, 3], "strides": [2, 2], "auto_pad": "SAME_UPPER"}),
+    ((1, 2, 9, 8), {"kernel_shape": [2, 3], "strides": [2, 2], "auto_pad": "SAME_LOWER"}),
+    ((1, 2, 9, 8), {"kernel_shape": [3, 3], "strides": [2, 1], "auto_pad": "VALID"}),
+    ((2, 3, 12), {"kernel_shape": [3], "strides": [2], "pads": [1, 1]}),                  # 1-D
+    ((1, 2, 6, 7, 5), {"kernel_shape": [2, 3, 2], "strides": [2, 1, 2], "pads": [0, 1, 1, 1, 1, 0]}),  # 3-D
+    ((8, 64, 112, 112), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),  # ResNet
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("x_shape,attrs", WINDOWS)
+def test_maxpool(op_tester, dtype, x_shape, attrs):
+    x = np.random.RandomState(0).randn(*x_shape).astype(dtype)
+    rtol, atol = tolerance(dtype)
+    op_tester.check("MaxPool", [x], attrs=attrs, opset=12, reference=reference("MaxPool", attrs, 12),
+                    rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("x_shape,attrs", WINDOWS[:-1])
+@pytest.mark.parametrize("count_include_pad", [0, 1])
+def test_averagepool(op_tester, dtype, x_shape, attrs, count_include_pad):
+    x = np.random.RandomState(1).randn(*x_shape).astype(dtype)
+    attrs = dict(attrs, count_include_pad=count_include_pad)
+    rtol, atol = tolerance(dtype)
+    op_tester.check("AveragePool", [x], attrs=attrs, opset=11, reference=reference("AveragePool", attrs, 11),
+                    rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("attrs", [
+    {"kernel_shape": [3, 3], "dilations": [2, 2]},
+    {"kernel_shape": [2, 3], "dilations": [2, 1], "strides": [2, 2], "pads": [1, 1, 1, 1]},
+    {"kernel_shape": [3, 3], "dilations": [2, 2], "strides": [2, 2], "ceil_mode": 1},
+])
+@pytest.mark.parametrize("op,opset", [("MaxPool", 12), ("AveragePool", 19)])
+def test_pool_dilations(op_tester, attrs, op, opset):
+    x = np.random.RandomState(2).randn(1, 2, 11, 10).astype(np.float32)
+    op_tester.check(op, [x], attrs=attrs, opset=opset, reference=reference(op, attrs, opset), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8])
+def test_maxpool_int8(op_tester, dtype):
+    x = np.random.RandomState(3).randint(0, 100, (1, 2, 6, 6)).astype(dtype)
+    attrs = {"kernel_shape": [2, 2], "strides": [2, 2]}
+    op_tester.check("MaxPool", [x], attrs=attrs, opset=12, reference=reference("MaxPool", attrs, 12))
+
+
+@pytest.mark.parametrize("storage_order", [0, 1])
+@pytest.mark.parametrize("x_shape,attrs", [WINDOWS[1], WINDOWS[2], WINDOWS[7]])
+def test_maxpool_indices(op_tester, storage_order, x_shape, attrs):
+    x = np.random.RandomState(4).randn(*x_shape).astype(np.float32)
+    attrs = dict(attrs, storage_order=storage_order)
+    y, idx = op_tester.run("MaxPool", [x], attrs=attrs, opset=12, num_outputs=2)
+    ry, ridx = ort_run("MaxPool", [x], attrs, 12, num_outputs=2)
+    np.testing.assert_allclose(y, ry)
+    np.testing.assert_array_equal(idx, ridx)
+
+
+@pytest.mark.parametrize("opset", [1, 8, 10, 11, 12])
+def test_maxpool_versions(op_tester, opset):
+    x = np.random.RandomState(5).randn(1, 1, 5, 5).astype(np.float32)
+    attrs = {"kernel_shape": [2, 2], "pads": [1, 1, 0, 0]}
+    op_tester.check("MaxPool", [x], attrs=attrs, opset=opset, reference=reference("MaxPool", attrs, opset))
+
+
+@pytest.mark.parametrize("opset", [1, 7, 10, 11, 19])
+def test_averagepool_versions(op_tester, opset):
+    x = np.random.RandomState(6).randn(1, 1, 5, 5).astype(np.float32)
+    attrs = {"kernel_shape": [2, 2], "pads": [1, 1, 0, 0]}
+    op_tester.check("AveragePool", [x], attrs=attrs, opset=opset, rtol=1e-6,
+                    reference=reference("AveragePool", attrs, max(opset, 7)))  # onnxruntime lacks opset 1
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("shape", [(2, 3, 5, 4), (1, 4, 7), (2, 2, 3, 4, 5), (8, 512, 7, 7)])
+@pytest.mark.parametrize("op", ["GlobalAveragePool", "GlobalMaxPool"])
+def test_global_pool(op_tester, dtype, shape, op):
+    x = np.random.RandomState(7).randn(*shape).astype(dtype)
+    axes = tuple(range(2, len(shape)))
+    fn = np.mean if op == "GlobalAveragePool" else np.max
+    rtol, atol = tolerance(dtype)
+    op_tester.check(op, [x], reference=lambda x: fn(x.astype(np.float64), axis=axes, keepdims=True).astype(dtype),
+                    rtol=rtol, atol=atol)
+
+
+def test_pool_missing_kernel_shape(op_tester):
+    with pytest.raises(popart.popart_exception, match="kernel_shape is required"):
+        op_tester.run("MaxPool", [np.zeros((1, 1, 4, 4), np.float32)])
+
+
+def test_averagepool_dilations_need_opset19(op_tester):
+    with pytest.raises(popart.popart_exception, match="dilations needs AveragePool opset 19"):
+        op_tester.run("AveragePool", [np.zeros((1, 1, 6, 6), np.float32)],
+                      attrs={"kernel_shape": [2, 2], "dilations": [2, 2]}, opset=11)
+
+
+def test_pool_bad_rank(op_tester):
+    with pytest.raises(popart.popart_exception, match="rank >= 3"):
+        op_tester.run("GlobalAveragePool", [np.zeros((2, 3), np.float32)])
+
+
+def test_pool_bad_ceil_mode(op_tester):
+    with pytest.raises(popart.popart_exception, match="ceil_mode must be 0 or 1"):
+        op_tester.run("MaxPool", [np.zeros((1, 1, 4, 4), np.float32)], attrs={"kernel_shape": [2, 2], "ceil_mode": 2},
+                      opset=12)
+
+
+def test_averagepool_rejects_int(op_tester):
+    with pytest.raises(popart.popart_exception, match="INT32"):
+        op_tester.run("AveragePool", [np.zeros((1, 1, 4, 4), np.int32)], attrs={"kernel_shape": [2, 2]})
