@@ -85,15 +85,15 @@ using Ids = std::vector<TensorId>;
 const auto keep = py::keep_alive<0, 1>();  // context managers keep their builder alive
 
 void bindInputsAndModel(py::class_<B> &c) {
-  c.def("addInputTensor", [](B &b, const TensorInfo &i, py::object dc) { return b.addInputTensor(i, debugName(dc)); },
-        py::arg("tensorInfo"), py::arg("debugContext") = "");
-  c.def("addInputTensor", [](B &b, const std::string &t, const Shape &s, py::object dc) {
-    return b.addInputTensor(t, s, debugName(dc)); }, py::arg("dataType"), py::arg("shape"), py::arg("debugContext") = "");
   c.def("addInputTensor", [](B &b, const TensorInfo &i, const InputSettings &st, py::object dc) {
     return b.addInputTensor(i, st, debugName(dc)); }, py::arg("tensorInfo"), py::arg("settings"), py::arg("debugContext") = "");
   c.def("addInputTensor", [](B &b, const std::string &t, const Shape &s, const InputSettings &st, py::object dc) {
     return b.addInputTensor(TensorInfo(t, s), st, debugName(dc)); },
     py::arg("dataType"), py::arg("shape"), py::arg("settings"), py::arg("debugContext") = "");
+  c.def("addInputTensor", [](B &b, const TensorInfo &i, py::object dc) { return b.addInputTensor(i, debugName(dc)); },
+        py::arg("tensorInfo"), py::arg("debugContext") = "");
+  c.def("addInputTensor", [](B &b, const std::string &t, const Shape &s, py::object dc) {
+    return b.addInputTensor(t, s, debugName(dc)); }, py::arg("dataType"), py::arg("shape"), py::arg("debugContext") = "");
   c.def("addUntypedInputTensor", [](B &b, py::object dc) { return b.addUntypedInputTensor(debugName(dc)); },
         py::arg("debugContext") = "");
   c.def("addInputTensorFromParentGraph", &B::addInputTensorFromParentGraph, py::arg("tensorId"));

@@ -318,6 +318,7 @@ class Builder:
         except ImportError:
             return
         model = onnx.load_from_string(self._impl.getModelProto())
+        self._addOuterScopeInputs(model)
         try:
             inferred = shape_inference.infer_shapes(model)
         except Exception:  # noqa: BLE001 - partial models simply stay untyped
@@ -332,6 +333,25 @@ class Builder:
                 continue
             dtype = onnx.helper.tensor_dtype_to_np_dtype(t.elem_type)
             self._impl._setTensorInfo(vi.name, TensorInfo(dtype, dims))
+
+
+    def _addOuterScopeInputs(self, model):
+        """Sub-graphs read enclosing tensors implicitly: declare their types as
+        inputs of the standalone model that shape inference sees."""
+        parent = getattr(self, "_parent", None)
+        g = model.graph
+        known = {v.name for v in g.input} | {t.name for t in g.initializer}
+        known |= {o for n in g.node for o in n.output}
+        import onnx
+        for name in sorted({i for n in g.node for i in n.input if i and i not in known}):
+            owner = parent
+            while owner is not None and not owner._impl.hasValueInfo(name):
+                owner = getattr(owner, "_parent", None)
+            if owner is None:
+                continue
+            dtype = np.dtype(owner._impl.getTensorDtypeString(name))
+            elem = onnx.helper.np_dtype_to_tensor_dtype(dtype)
+            g.input.append(onnx.helper.make_tensor_value_info(name, elem, owner._impl.getTensorShape(name)))
 
 
 def _typeOutputs(proto: bytes) -> bytes:
