@@ -1,6 +1,7 @@
 // Transpose: y[i_0..i_n-1] = x at input axis perm[k] = i_k. Size-1 axes are
 // dropped and axes adjacent in both orders merged; if the innermost axis stays
-// innermost it is a copy of contiguous runs, otherwise cache-blocked 2-D tiles.
+// innermost it is a copy of contiguous runs, otherwise cache-blocked 2-D tiles
+// (4x4 SSE register transposes for 4-byte elements).
 #include "ops/transpose.hpp"
 #include "popart/opidentifiers.hpp"
 #include "popart/popx/opx.hpp"
@@ -8,6 +9,9 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 namespace popart::cpu {
 namespace {
@@ -43,6 +47,34 @@ SimplifiedTranspose simplifyTranspose(const Shape &shape, const std::vector<int6
   return r;
 }
 
+/// One tile of the 2-D transpose d[v * dstV + u] = s[u * srcU + v].
+template <class T>
+void transposeTile(const T *s, T *d, int64_t srcU, int64_t dstV, int64_t u0, int64_t u1, int64_t v0, int64_t v1) {
+  for (int64_t vi = v0; vi < v1; ++vi)
+    for (int64_t ui = u0; ui < u1; ++ui) d[vi * dstV + ui] = s[ui * srcU + vi];
+}
+
+#if defined(__SSE2__)
+/// 4-byte elements: 4x4 register transposes (bit-exact moves), scalar edges.
+void transposeTile(const uint32_t *s, uint32_t *d, int64_t srcU, int64_t dstV, int64_t u0, int64_t u1, int64_t v0,
+                   int64_t v1) {
+  const int64_t v4 = v0 + (v1 - v0) / 4 * 4, u4 = u0 + (u1 - u0) / 4 * 4;
+  for (int64_t vi = v0; vi < v4; vi += 4) {
+    for (int64_t ui = u0; ui < u4; ui += 4) {
+      auto in = [&](int64_t k) { return _mm_loadu_ps(reinterpret_cast<const float *>(s + (ui + k) * srcU + vi)); };
+      __m128 r0 = in(0), r1 = in(1), r2 = in(2), r3 = in(3);
+      _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+      _mm_storeu_ps(reinterpret_cast<float *>(d + vi * dstV + ui), r0);
+      _mm_storeu_ps(reinterpret_cast<float *>(d + (vi + 1) * dstV + ui), r1);
+      _mm_storeu_ps(reinterpret_cast<float *>(d + (vi + 2) * dstV + ui), r2);
+      _mm_storeu_ps(reinterpret_cast<float *>(d + (vi + 3) * dstV + ui), r3);
+    }
+    transposeTile<uint32_t>(s, d, srcU, dstV, u4, u1, vi, vi + 4);
+  }
+  transposeTile<uint32_t>(s, d, srcU, dstV, u0, u1, v4, v1);
+}
+#endif
+
 /// The general case: output axis n-1 reads input axis k != n-1, and input axis
 /// n-1 lands on output axis j. Each work item copies T rows of output axis j
 /// (all of axis n-1) for one outer index, tile by tile.
@@ -68,7 +100,7 @@ struct TiledTranspose {
     }
     u = out[n - 1], v = out[j];
     srcU = inS[p.perm[n - 1]], dstV = outS[j];
-    tile = std::max<int64_t>(8, 64 / elem);
+    tile = elem == 4 ? 32 : 16;
     vBlocks = (v + tile - 1) / tile;
   }
 
@@ -80,13 +112,9 @@ struct TiledTranspose {
       src += i * outerSrc[k];
       dst += i * outerDst[k];
     }
-    const T *s = reinterpret_cast<const T *>(src);
-    T *d = reinterpret_cast<T *>(dst);
-    for (int64_t u0 = 0; u0 < u; u0 += tile) {
-      const int64_t u1 = std::min(u, u0 + tile);
-      for (int64_t vi = v0; vi < v1; ++vi)
-        for (int64_t ui = u0; ui < u1; ++ui) d[vi * dstV + ui] = s[ui * srcU + vi];
-    }
+    for (int64_t u0 = 0; u0 < u; u0 += tile)
+      transposeTile(reinterpret_cast<const T *>(src), reinterpret_cast<T *>(dst), srcU, dstV, u0,
+                    std::min(u, u0 + tile), v0, v1);
   }
 
   void run(const void *src, void *dst) const {
