@@ -1,0 +1,40 @@
+// Cast kernel: y[i] = (To) x[i] through the source's compute type (float for
+// float16); to BOOL is x != 0. Same-type casts alias, so they copy only when
+// the buffers differ (constant folding).
+#include "dispatch.hpp"
+#include "popart/cpu/kernel.hpp"
+#include <cstring>
+#include <type_traits>
+
+namespace popart::cpu {
+namespace {
+
+template <class To, class From> To convert(From v) {
+  using C = compute_t<From>;
+  if constexpr (std::is_same_v<To, bool>) return C(v) != C(0);
+  else if constexpr (std::is_same_v<To, float16_t>) return float16_t(static_cast<float>(C(v)));
+  else return static_cast<To>(C(v));
+}
+
+void castFwd(KernelContext &ctx) {
+  const auto &xv = ctx.inView(0), &yv = ctx.outView(0);
+  if (xv.dtype() == yv.dtype()) {
+    if (xv.raw() != yv.raw()) std::memcpy(yv.raw(), xv.raw(), static_cast<size_t>(xv.nbytes()));
+    return;
+  }
+  dispatchAll(xv.dtype(), [&](auto from) {
+    using From = decltype(from);
+    dispatchAll(yv.dtype(), [&](auto to) {
+      using To = decltype(to);
+      const From *x = static_cast<const From *>(xv.raw());
+      To *y = static_cast<To *>(yv.raw());
+      popx::Opx::parallelFor(xv.nelms(), [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) y[i] = convert<To>(x[i]);
+      });
+    });
+  });
+}
+
+} // namespace
+POPART_REGISTER_KERNEL(onnxOp("Cast"), castFwd);
+} // namespace popart::cpu

@@ -1,0 +1,38 @@
+// Clip kernel (forward and in-place): y = min(max(x, lo), hi), NaN passes
+// through. lo/hi come from inputs 1/2 when present (read at every run, so they
+// may be run-time tensors), else from the opset < 11 attributes, else +-inf.
+#include "dispatch.hpp"
+#include "popart/cpu/kernel.hpp"
+#include <limits>
+
+namespace popart::cpu {
+namespace {
+
+void clipFwd(KernelContext &ctx) {
+  dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    using C = compute_t<T>;
+    auto scalar = [&](InIndex i, const char *name, bool upper) -> C {
+      if (ctx.hasInput(i)) return C(ctx.in<T>(i)[0]);
+      if (ctx.op().attributes().hasAttribute(name)) return static_cast<C>(ctx.op().attr<Attributes::Float>(name));
+      if constexpr (std::numeric_limits<C>::has_infinity)
+        return upper ? std::numeric_limits<C>::infinity() : -std::numeric_limits<C>::infinity();
+      else return upper ? std::numeric_limits<C>::max() : std::numeric_limits<C>::lowest();
+    };
+    const C lo = scalar(1, "min", false), hi = scalar(2, "max", true);
+    const T *x = ctx.in<T>(0).data();
+    T *y = ctx.out<T>(0).data();
+    popx::Opx::parallelFor(ctx.out<T>(0).size(), [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) {
+        C v = C(x[i]);
+        v = v < lo ? lo : v;
+        y[i] = T(v > hi ? hi : v);
+      }
+    });
+  });
+}
+
+} // namespace
+POPART_REGISTER_KERNEL(onnxOp("Clip"), clipFwd);
+POPART_REGISTER_KERNEL(internalOp("ClipInplace"), clipFwd);
+} // namespace popart::cpu

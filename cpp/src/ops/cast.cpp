@@ -1,0 +1,39 @@
+// Cast (ai.onnx 1, 6, 9, 13, 19, 21): y = (to) x between FLOAT, FLOAT16, DOUBLE,
+// INT8/16/32/64, UINT8/16/32/64 and BOOL; `to` is a type name string at opset 1.
+// Casting to the input's own type aliases the input.
+#include "popart/error.hpp"
+#include "popart/opmanager.hpp"
+
+namespace popart {
+namespace {
+
+bool castable(DataType t) {
+  switch (t) {
+  case DataType::FLOAT: case DataType::FLOAT16: case DataType::DOUBLE: case DataType::BOOL:
+  case DataType::INT8: case DataType::INT16: case DataType::INT32: case DataType::INT64:
+  case DataType::UINT8: case DataType::UINT16: case DataType::UINT32: case DataType::UINT64: return true;
+  default: return false;
+  }
+}
+
+class CastOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    if (!attributes().hasAttribute("to")) throw error("attribute 'to' is required");
+    const auto &v = attributes().values().at("to");
+    DataType to;
+    if (const auto *s = std::get_if<Attributes::String>(&v)) to = dataTypeFromString(*s);
+    else to = fromOnnxDataType(static_cast<int32_t>(attr<Attributes::Int>("to")));
+    if (!castable(to)) throw error("Cast to {} is not supported (attribute 'to' = {})", toString(to), toString(v));
+    outInfo(0) = TensorInfo(to, inShape(0));
+  }
+  bool aliases(InIndex in, OutIndex out) const override {
+    return in == 0 && out == 0 && inInfo(0).dataType() == outInfo(0).dataType();
+  }
+};
+
+} // namespace
+POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21}), allTypes());
+} // namespace popart

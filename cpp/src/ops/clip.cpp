@@ -1,0 +1,46 @@
+// Clip (ai.onnx 1, 6, 11, 12, 13): y = min(max(x, lo), hi). Opset < 11 reads the
+// `min`/`max` attributes; later opsets take optional scalar inputs 1 and 2
+// (constants or run-time tensors). In-place variant: ClipInplace.
+#include "popart/error.hpp"
+#include "popart/op/elementwise.hpp"
+#include "popart/opmanager.hpp"
+
+namespace popart {
+namespace {
+
+class ClipOp final : public ElementWiseUnaryOp {
+public:
+  ClipOp(const OperatorIdentifier &id, const Settings &settings)
+      : ElementWiseUnaryOp(id, settings), inplace_(id.type == "ClipInplace") {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    for (InIndex i : {1, 2}) {
+      if (!hasInput(i)) continue;
+      if (inInfo(i).nelms() != 1)
+        throw error("input {} ('{}') must be a scalar, got shape {}", i, i == 1 ? "min" : "max", inShape(i));
+      if (inInfo(i).dataType() != inInfo(0).dataType())
+        throw error("input {} ('{}') has type {}, expected {} like the input", i, i == 1 ? "min" : "max",
+                    inInfo(i).data_type(), inInfo(0).data_type());
+    }
+    ElementWiseUnaryOp::setup();
+  }
+  bool aliases(InIndex in, OutIndex out) const override { return inplace_ && in == 0 && out == 0; }
+  bool modifies(InIndex in) const override { return inplace_ && in == 0; }
+  std::vector<std::tuple<OperatorIdentifier, float>> inplacePriorityDefault() const override {
+    if (inplace_) return {};
+    return {{internalOp("ClipInplace"), 10.0f}};
+  }
+  std::unique_ptr<Op> getInplaceVariant(const OperatorIdentifier &id) const override {
+    auto op = std::make_unique<ClipOp>(id, settings);
+    op->attributes() = attributes();
+    return op;
+  }
+
+private:
+  bool inplace_;
+};
+
+} // namespace
+POPART_REGISTER_OP(ClipOp, onnxOp("Clip", {1, 6, 11, 12, 13}), numericTypes());
+POPART_REGISTER_OP(ClipOp, internalOp("ClipInplace"));
+} // namespace popart
