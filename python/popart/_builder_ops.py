@@ -84,7 +84,8 @@ class OpSpec:
         parts = ["args"] if self.max_inputs > 0 else []
         parts += ["num_outputs"] if self.variable_outputs else []
         for a in self.attrs:
-            parts.append(a.name if a.required else f"{a.name}={a.default!r}")
+            default = [] if a.default is None and a.type.endswith("S") else a.default
+            parts.append(a.name if a.required else f"{a.name}={default!r}")
         return ", ".join(parts + ["debugContext=''"])
 
 
