@@ -153,7 +153,7 @@ void bindSessionOptions(py::module_ &m) {
            py::arg("rearrangedDefault"))
       .def("getGlobalReplicationFactor", &SessionOptions::getGlobalReplicationFactor)
       .def("getAccumulationFactor", &SessionOptions::getAccumulationFactor);
-  // compiled program
+  // One line per option; sessionoptions.hpp says which ones the CPU reads.
   POPART_OPTION(enableGradientAccumulation);
   POPART_OPTION(accumulationFactor);
   POPART_OPTION(accumulationAndReplicationReductionType);
@@ -190,7 +190,7 @@ void bindSessionOptions(py::module_ &m) {
   POPART_OPTION(automaticLossScalingSettings);
   POPART_OPTION(autodiffSettings);
   POPART_OPTION(syntheticDataMode);
-  // IPU toolchain (stored only)
+  // stored for the IPU toolchain
   POPART_OPTION(enableOutlining);
   POPART_OPTION(enableOutliningCopyCostPruning);
   POPART_OPTION(outlineThreshold);

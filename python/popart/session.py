@@ -47,6 +47,10 @@ class _SessionMixin:
     def accumulationFactor(self) -> int:
         return self._options.getAccumulationFactor()
 
+    def copyDeviceWeightsToHost(self) -> None:
+        """Copies the device weights into the host weight buffers (weightsToHost)."""
+        self.weightsToHost()
+
     def getAllTensorIds(self) -> Set[str]:
         """The ids of all tensors of the compiled model."""
         return set(self.getTensorIds())

@@ -1,7 +1,7 @@
 // Options of a session. Every PopART option is present with PopART's type and
-// default, readable and writable from Python. Options that only steer the IPU
-// toolchain (tile placement, Poplar engine, outlining, exchange scheduling) are
-// stored unchanged and have no effect on the CPU; each group below says which.
+// default, readable and writable from Python. SessionOptions below says, group
+// by group, which options the CPU implementation reads and which are stored
+// only because they steer the IPU toolchain (they never change results).
 #pragma once
 #include "popart/names.hpp"
 #include "popart/tensorlocation.hpp"
@@ -146,16 +146,20 @@ struct ReplicatedCollectivesSettings {
 };
 
 struct SessionOptions {
-  // ---- compiled program: used by the CPU ----
+  // ---- read by the CPU executor and compile pipeline ----
   bool enableGradientAccumulation = false;
-  int64_t accumulationFactor = 1;                 // micro-batches per step (with enableGradientAccumulation)
-  ReductionType accumulationAndReplicationReductionType = ReductionType::Sum;
-  MeanReductionStrategy meanAccumulationAndReplicationReductionStrategy = MeanReductionStrategy::Post;
+  int64_t accumulationFactor = 1;                 // micro-batches per batch (with enableGradientAccumulation)
   bool enableReplicatedGraphs = false;
-  int64_t replicatedGraphCount = 1;               // shapes anchor and input buffers
+  int64_t replicatedGraphCount = 1;               // leading dims of anchor and input buffers
   bool enableDistributedReplicatedGraphs = false;
   int64_t globalReplicationFactor = 1;
   int64_t globalReplicaOffset = 0;
+
+  // ---- meaningful on the CPU for training, replication and model parallelism: the
+  // sessions and transforms of those features read them; an inference session on one
+  // CPU device ignores them ----
+  ReductionType accumulationAndReplicationReductionType = ReductionType::Sum;
+  MeanReductionStrategy meanAccumulationAndReplicationReductionStrategy = MeanReductionStrategy::Post;
   bool enablePipelining = false;
   VirtualGraphMode virtualGraphMode = VirtualGraphMode::Off;
   std::vector<float> virtualGraphSplitRatios;
@@ -163,25 +167,30 @@ struct SessionOptions {
   bool explicitRecomputation = false;
   bool enableExplicitMainLoops = false;
   bool useHostCopyOps = false;
-  bool enableStochasticRounding = false;
   bool enableLoadAndOffloadRNGState = false;
-  bool enableNonStableSoftmax = false;            // plain exp without max subtraction
-  bool enableStableNorm = false;
-  bool enableFloatingPointChecks = false;
   bool ensureFp32LossScaleTensor = false;
-  bool enableSupportedDataTypeCasting = true;     // no effect: the CPU runs INT64/UINT64 natively
   bool decomposeGradSum = false;
-  bool enableConstantFoldingOfMultipleConsumers = true;
   bool delayVarUpdates = true;
   bool scheduleNonWeightUpdateGradientConsumersEarly = false;
   MergeVarUpdateType mergeVarUpdate = MergeVarUpdateType::None;
   int64_t mergeVarUpdateMemThreshold = 1000000;
   int64_t looseThresholdAtPeak = 8000;
-  bool strictOpVersions = true;
-  bool constantWeights = true;                    // no effect: weights stay Variables on the CPU
-  std::string partialsTypeMatMuls;                // "float" / "half"; the CPU accumulates in float
   AutomaticLossScalingSettings automaticLossScalingSettings;
   AutodiffSettings autodiffSettings;
+
+  // ---- numerics and import: stored; the CPU kernels always compute in (at least) the
+  // tensor's precision with stable formulas and run INT64/UINT64 natively, so these
+  // have no effect ----
+  bool enableStochasticRounding = false;
+  bool enableNonStableSoftmax = false;
+  bool enableStableNorm = false;
+  bool enableFloatingPointChecks = false;
+  bool enableSupportedDataTypeCasting = true;
+  bool enableConstantFoldingOfMultipleConsumers = true;  // constants are always folded
+  bool strictOpVersions = true;                   // versions are always resolved strictly
+  bool constantWeights = true;                    // weights stay Variables: resetHostWeights always works
+  std::string partialsTypeMatMuls;                // "float" / "half"; the CPU accumulates in float
+  /// Not applied yet: inputs are always streamed from the IStepIO.
   SyntheticDataMode syntheticDataMode = SyntheticDataMode::Off;
 
   // ---- IPU toolchain: stored, no effect on the CPU ----
@@ -243,7 +252,7 @@ struct SessionOptions {
   std::map<std::string, std::string> engineOptions, convolutionOptions, lstmOptions, matmulOptions,
       reportOptions, gclOptions;
 
-  // ---- diagnostics: used by the CPU ----
+  // ---- diagnostics: read by the CPU implementation ----
   std::set<std::string> dotChecks;  // "FWD0", "FWD1", "BWD0", "PREALIAS", "FINAL", "ALL"
   std::string logDir = ".";         // where DOT files go
   bool dotOpNames = false;

@@ -2,6 +2,7 @@
 // at the end of the step.
 #include "popart/stepio.hpp"
 #include "popart/error.hpp"
+#include "popart/logging.hpp"
 
 namespace popart {
 
@@ -45,7 +46,12 @@ MutableVoidData StepIOGeneric::out(TensorId id, int64_t n) {
 
 void StepIOGeneric::beginStep(const std::map<TensorId, int64_t> &expectedIn,
                                       const std::map<TensorId, int64_t> &expectedOut) {
-  for (auto &kv : inputs_) kv.second.offset = 0;
+  for (auto &kv : inputs_) {
+    kv.second.offset = 0;
+    if (!expectedIn.count(kv.first))
+      logging::session::warn("the step IO has data for '{}', which is not an input of the session: ignored",
+                             kv.first);
+  }
   for (auto &kv : outputs_) kv.second.offset = 0;
   if (!runtimeAssertsEnabled()) return;
   for (const auto &[id, n] : expectedIn) {

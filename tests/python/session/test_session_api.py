@@ -293,3 +293,20 @@ def test_model_from_file(tmp_path, x):
     path.write_bytes(relu_model())
     s = session(str(path), ["out"])
     np.testing.assert_array_equal(run(s, {"x": x})["out"], relu(x))
+
+
+def test_missing_model_file_is_named():
+    with pytest.raises(popart.popart_exception, match="'missing.onnx' is neither a readable file"):
+        session("missing.onnx", ["out"], prepare=False)
+
+
+def test_extra_step_io_input_is_ignored_with_a_warning(x, capfd):
+    s = session(relu_model(), ["out"])
+    popart.getLogger("session").setLevel("WARN")
+    try:
+        out = s.initAnchorArrays()
+        s.run(popart.PyStepIO({"x": x, "typo": x}, out))
+    finally:
+        popart.getLogger("session").setLevel("OFF")
+    np.testing.assert_array_equal(out["out"], relu(x))
+    assert "'typo', which is not an input" in capfd.readouterr().err
