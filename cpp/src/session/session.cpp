@@ -10,6 +10,8 @@
 #include "popart/inputshapeinfo.hpp"
 #include "popart/ir.hpp"
 #include "popart/logging.hpp"
+#include "popart/optimizer.hpp"
+#include "transforms/autodiff.hpp"
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/stepio.hpp"
@@ -29,7 +31,16 @@ bool looksLikeFilePath(const std::string &s) {
 onnxpb::Model readModel(const std::string &modelProtoOrFilename) {
   if (looksLikeFilePath(modelProtoOrFilename)) return onnxpb::loadModelFile(modelProtoOrFilename);
   if (modelProtoOrFilename.empty()) throw error("the ONNX model is empty");
-  return onnxpb::parseModel(modelProtoOrFilename);
+  try {
+    return onnxpb::parseModel(modelProtoOrFilename);
+  } catch (const error &e) {
+    // A misspelt file name reaches here as "bytes": say so rather than report wire types.
+    bool printable = modelProtoOrFilename.size() < 4096 &&
+                     std::all_of(modelProtoOrFilename.begin(), modelProtoOrFilename.end(),
+                                 [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
+    if (!printable) throw;
+    throw error("'{}' is neither a readable file nor a serialised ONNX model ({})", modelProtoOrFilename, e.what());
+  }
 }
 
 } // namespace
@@ -209,6 +220,34 @@ std::unique_ptr<InferenceSession> InferenceSession::createFromOnnxModel(const st
                                                                         const DataFlow &dataFlow,
                                                                         std::shared_ptr<DeviceInfo> device) {
   return createFromOnnxModel(model, dataFlow, std::move(device), InputShapeInfo(), SessionOptions(), Patterns());
+}
+
+std::unique_ptr<TrainingSession> TrainingSession::createFromOnnxModel(
+    const std::string &model, const DataFlow &dataFlow, const TensorId &loss, const Optimizer &optimizer,
+    std::shared_ptr<DeviceInfo> device, const InputShapeInfo &shapes, const SessionOptions &options,
+    const Patterns &patterns, const std::string &name) {
+  std::unique_ptr<TrainingSession> s(new TrainingSession(std::move(device), name));
+  s->ctorCommonLogic(model, dataFlow, shapes, options, patterns, loss, &optimizer);
+  return s;
+}
+
+std::unique_ptr<TrainingSession> TrainingSession::createFromOnnxModel(const std::string &model,
+                                                                      const DataFlow &dataFlow, const TensorId &loss,
+                                                                      const Optimizer &optimizer,
+                                                                      std::shared_ptr<DeviceInfo> device) {
+  return createFromOnnxModel(model, dataFlow, loss, optimizer, std::move(device), InputShapeInfo(), SessionOptions(),
+                             Patterns());
+}
+
+void TrainingSession::updateOptimizerFromHost(const Optimizer *optimizer) {
+  if (!optimizer) throw error("updateOptimizerFromHost needs an optimizer");
+  ir_->getOptimizer()->validReplacement(*optimizer);
+  ir_->setOptimizer(*optimizer);
+  refreshOptimizerTensors(*ir_);
+  if (!isPrepared()) return;
+  for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable))
+    if (t->id.rfind(reservedLossScalingPrefix(), 0) == 0 || t->id.rfind("OptimizerHyper___", 0) == 0)
+      devicex_->writeTensorToDevice(t);
 }
 
 } // namespace popart
