@@ -187,7 +187,7 @@ struct SessionOptions {
   bool enableFloatingPointChecks = false;
   bool enableSupportedDataTypeCasting = true;
   bool enableConstantFoldingOfMultipleConsumers = true;  // constants are always folded
-  bool strictOpVersions = true;                   // versions are always resolved strictly
+  bool strictOpVersions = true;                   // ops resolve to the newest version <= the opset
   bool constantWeights = true;                    // weights stay Variables: resetHostWeights always works
   std::string partialsTypeMatMuls;                // "float" / "half"; the CPU accumulates in float
   /// Not applied yet: inputs are always streamed from the IStepIO.
