@@ -6,18 +6,13 @@
 namespace popart {
 namespace {
 
-using shapeutil::normaliseAxes;
-using shapeutil::normaliseAxis;
-using shapeutil::product;
-
-class ViewOp : public Op {
+class ReshapeFamilyOp : public Op {
 public:
   using Op::Op;
   void setup() override {
     Shape s = outputShape();
-    if (product(s, 0, s.size()) != inInfo(0).nelms())
-      throw error("output shape {} has {} elements, the input has {}", s, product(s, 0, s.size()),
-                  inInfo(0).nelms());
+    const int64_t n = shapeutil::product(s, 0, s.size());
+    if (n != inInfo(0).nelms()) throw error("output shape {} has {} elements, the input has {}", s, n, inInfo(0).nelms());
     outInfo(0) = TensorInfo(inInfo(0).dataType(), s);
   }
   bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }
@@ -39,9 +34,9 @@ protected:
   std::vector<InIndex> constantInputs() const override { return {1}; }
 };
 
-class ReshapeOp final : public ViewOp {
+class ReshapeOp final : public ReshapeFamilyOp {
 public:
-  using ViewOp::ViewOp;
+  using ReshapeFamilyOp::ReshapeFamilyOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
 
 private:
@@ -63,7 +58,7 @@ private:
     }
     if (inferred >= 0) {
       s[inferred] = 1;
-      int64_t rest = product(s, 0, s.size());
+      int64_t rest = shapeutil::product(s, 0, s.size());
       if (rest == 0 || inInfo(0).nelms() % rest != 0)
         throw error("cannot infer the -1 dimension of shape {} for {} elements", attrOrInput("shape", 5, true),
                     inInfo(0).nelms());
@@ -73,9 +68,9 @@ private:
   }
 };
 
-class FlattenOp final : public ViewOp {
+class FlattenOp final : public ReshapeFamilyOp {
 public:
-  using ViewOp::ViewOp;
+  using ReshapeFamilyOp::ReshapeFamilyOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
 
 private:
@@ -84,20 +79,20 @@ private:
     int64_t r = inRank(0), axis = attr<Attributes::Int>("axis", 1);
     if (axis < -r || axis > r) throw error("axis {} out of range for rank {} (expected [{}, {}])", axis, r, -r, r);
     if (axis < 0) axis += r;
-    return {product(in, 0, axis), product(in, axis, in.size())};
+    return {shapeutil::product(in, 0, axis), shapeutil::product(in, axis, in.size())};
   }
   std::vector<InIndex> constantInputs() const override { return {}; }
 };
 
-class SqueezeOp final : public ViewOp {
+class SqueezeOp final : public ReshapeFamilyOp {
 public:
-  using ViewOp::ViewOp;
+  using ReshapeFamilyOp::ReshapeFamilyOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
 
 private:
   Shape outputShape() const override {
     const Shape &in = inShape(0);
-    std::vector<int64_t> axes = normaliseAxes(attrOrInput("axes", 13, false), inRank(0));
+    std::vector<int64_t> axes = shapeutil::normaliseAxes(attrOrInput("axes", 13, false), inRank(0));
     Shape out;
     for (int64_t i = 0; i < inRank(0); ++i) {
       bool listed = std::find(axes.begin(), axes.end(), i) != axes.end();
@@ -108,16 +103,16 @@ private:
   }
 };
 
-class UnsqueezeOp final : public ViewOp {
+class UnsqueezeOp final : public ReshapeFamilyOp {
 public:
-  using ViewOp::ViewOp;
+  using ReshapeFamilyOp::ReshapeFamilyOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
 
 private:
   Shape outputShape() const override {
     std::vector<int64_t> given = attrOrInput("axes", 13, true);
     int64_t rank = inRank(0) + static_cast<int64_t>(given.size());
-    std::vector<int64_t> axes = normaliseAxes(given, rank);
+    std::vector<int64_t> axes = shapeutil::normaliseAxes(given, rank);
     Shape out;
     auto in = inShape(0).begin();
     for (int64_t i = 0; i < rank; ++i)

@@ -6,6 +6,7 @@
 #include "popart/popx/opx.hpp"
 #include "ops/shape_util.hpp"
 #include "strided_copy.hpp"
+#include <algorithm>
 #include <cstring>
 
 namespace popart::cpu {
@@ -20,13 +21,20 @@ struct GatherPlan {
         throw error("index {} (at flat position {}) out of range for an axis of size {}", idx[j], j, dim);
   }
 
+  /// Items [b, e) of the [outer, nIdx] output rows; each row is `inner` elements.
   template <class I, class U> void rows(const I *idx, const U *x, U *y, int64_t b, int64_t e) const {
-    for (int64_t item = b; item < e; ++item) {
-      const int64_t o = item / nIdx, k = idx[item % nIdx] < 0 ? idx[item % nIdx] + dim : idx[item % nIdx];
-      const U *src = x + (o * dim + k) * inner;
-      U *dst = y + item * inner;
-      if (inner == 1) *dst = *src;
-      else std::memcpy(dst, src, static_cast<size_t>(inner) * sizeof(U));
+    for (int64_t o = b / nIdx, j0 = b % nIdx, item = b; item < e; ++o, j0 = 0) {
+      const int64_t j1 = std::min(nIdx, j0 + e - item);
+      const U *xo = x + o * dim * inner;
+      U *yo = y + o * nIdx * inner;
+      if (inner == 1) {
+        for (int64_t j = j0; j < j1; ++j) yo[j] = xo[idx[j] < 0 ? idx[j] + dim : idx[j]];
+      } else {
+        for (int64_t j = j0; j < j1; ++j)
+          std::memcpy(yo + j * inner, xo + (idx[j] < 0 ? idx[j] + dim : idx[j]) * inner,
+                      static_cast<size_t>(inner) * sizeof(U));
+      }
+      item += j1 - j0;
     }
   }
 

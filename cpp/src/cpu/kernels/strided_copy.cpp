@@ -8,7 +8,7 @@
 
 namespace popart::cpu {
 namespace {
-constexpr int64_t kChunkBytes = 1 << 16;  // aim for >= 64 KiB per thread chunk
+constexpr int64_t kCopyChunkBytes = 1 << 16;  // aim for >= 64 KiB per thread chunk
 } // namespace
 
 std::vector<int64_t> rowMajorStrides(const Shape &shape) {
@@ -22,7 +22,7 @@ void copyBytes(void *dst, const void *src, int64_t n) {
   auto *d = static_cast<char *>(dst);
   const auto *s = static_cast<const char *>(src);
   popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, static_cast<size_t>(e - b)); },
-                         kChunkBytes * 4);
+                         kCopyChunkBytes * 4);
 }
 
 StridedCopy::StridedCopy(const Shape &shape, std::vector<int64_t> srcStrides, std::vector<int64_t> dstStrides,
@@ -116,13 +116,13 @@ void StridedCopy::run(const void *src, void *dst) const {
   auto *d = static_cast<char *>(dst);
   const int64_t runBytes = inner_ * elem_;
   const bool contiguous = innerSrc_ == elem_ && innerDst_ == elem_;
-  if (!contiguous || runBytes < 2 * kChunkBytes) {
-    int64_t grain = std::max<int64_t>(1, kChunkBytes / std::max<int64_t>(1, runBytes));
+  if (!contiguous || runBytes < 2 * kCopyChunkBytes) {
+    int64_t grain = std::max<int64_t>(1, kCopyChunkBytes / std::max<int64_t>(1, runBytes));
     popx::Opx::parallelFor(outerCount_, [&](int64_t b, int64_t e) { runRange(s, d, b, e); }, grain);
     return;
   }
-  // Long contiguous runs: split each run into ~kChunkBytes pieces as well.
-  const int64_t pieces = runBytes / kChunkBytes, pieceBytes = (runBytes + pieces - 1) / pieces;
+  // Long contiguous runs: split each run into ~kCopyChunkBytes pieces as well.
+  const int64_t pieces = runBytes / kCopyChunkBytes, pieceBytes = (runBytes + pieces - 1) / pieces;
   popx::Opx::parallelFor(outerCount_ * pieces, [&](int64_t b, int64_t e) {
     for (int64_t item = b; item < e; ++item) {
       int64_t so = 0, dof = offsetsOf(item / pieces, so);
