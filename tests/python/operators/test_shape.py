@@ -67,17 +67,21 @@ def test_constant_of_shape_errors(op_tester):
         op_tester.run("ConstantOfShape", [np.array([2], np.int64)])
 
 
-def _flatten_chain_model():
-    """x.flatten(1) as torch.onnx (opset 11) exports it: the target shape is
-    computed from Shape(x) at run time unless the importer folds it."""
-    ints = lambda name, v: oh.make_tensor(name, onnx.TensorProto.INT64, [len(v)] if isinstance(v, list) else [],
-                                          v if isinstance(v, list) else [v])
+def _ints(name, v):
+    dims = [len(v)] if isinstance(v, list) else []
+    return oh.make_tensor(name, onnx.TensorProto.INT64, dims, v if isinstance(v, list) else [v])
+
+
+def _flatten_chain_model(shape_source):
+    """x.flatten(1) as torch.onnx (opset 11) exports it: Reshape's target shape
+    is computed by Shape->Gather->Unsqueeze->Concat, which the importer folds.
+    `shape_source` is the Shape node, or a Constant standing in for it."""
     nodes = [
-        oh.make_node("Shape", ["x"], ["shape"]),
-        oh.make_node("Constant", [], ["zero"], value=ints("zero", 0)),
+        shape_source,
+        oh.make_node("Constant", [], ["zero"], value=_ints("zero", 0)),
         oh.make_node("Gather", ["shape", "zero"], ["batch"], axis=0),
         oh.make_node("Unsqueeze", ["batch"], ["batch1"], axes=[0]),
-        oh.make_node("Constant", [], ["minus1"], value=ints("minus1", [-1])),
+        oh.make_node("Constant", [], ["minus1"], value=_ints("minus1", [-1])),
         oh.make_node("Concat", ["batch1", "minus1"], ["target"], axis=0),
         oh.make_node("Reshape", ["x", "target"], ["flat"]),
         oh.make_node("Relu", ["flat"], ["y"]),
@@ -89,12 +93,9 @@ def _flatten_chain_model():
     return model.SerializeToString()
 
 
-@pytest.mark.xfail(raises=popart.popart_exception, strict=True,
-                   reason="constant folding only folds ops whose inputs are all Const: Shape of a "
-                          "stream input needs Op::readsOnlyInputInfo() in constfold (see ShapeOp)")
-def test_shape_chain_is_folded_at_import():
+def _check_folded_flatten(model):
     df = popart.DataFlow(1, {"y": popart.AnchorReturnType("All")})
-    s = popart.InferenceSession(_flatten_chain_model(), df, popart.DeviceManager().createCpuDevice())
+    s = popart.InferenceSession(model, df, popart.DeviceManager().createCpuDevice())
     ir = json.loads(s.getSerializedGraph())
     types = [op["type"] for graph in ir.values() for op in graph]
     assert types == ["Reshape", "Relu"], types
@@ -103,3 +104,14 @@ def test_shape_chain_is_folded_at_import():
     out = s.initAnchorArrays()
     s.run(popart.PyStepIO({"x": x}, out))
     np.testing.assert_array_equal(out["y"], np.maximum(x.reshape(2, 12), 0))
+
+
+def test_constant_shape_chain_is_folded_at_import():
+    _check_folded_flatten(_flatten_chain_model(oh.make_node("Constant", [], ["shape"], value=_ints("s", [2, 3, 4]))))
+
+
+@pytest.mark.xfail(raises=popart.popart_exception, strict=True,
+                   reason="constant folding only folds ops whose inputs are all Const: Shape of a "
+                          "stream input needs Op::readsOnlyInputInfo() in constfold (see ShapeOp)")
+def test_shape_chain_is_folded_at_import():
+    _check_folded_flatten(_flatten_chain_model(oh.make_node("Shape", ["x"], ["shape"])))
