@@ -79,6 +79,7 @@ void bindStepIO(py::module_ &m) {
                    py::array a = py::array::ensure(out(id));
                    if (!a) throw runtime_error("output callback for '{}' must return a numpy array", id);
                    contiguous(a, "array returned by the output callback for '" + id + "'");
+                   if (!a.writeable()) throw error("output callback for '{}' returned a read-only array", id);
                    MutableVoidData d;
                    d.data = a.mutable_data();
                    d.info = TensorInfo(dataTypeOf(a.dtype()), Shape(a.shape(), a.shape() + a.ndim()));

@@ -208,3 +208,13 @@ def test_callback_must_return_arrays():
                                  lambda i: np.zeros((2, 3), np.float32), lambda i: None)
     with pytest.raises(Exception):
         s.run(io)
+
+
+def test_callback_output_must_be_writeable():
+    s = prepared(bps=1)
+    ro = np.zeros((2, 3), np.float32)
+    ro.flags.writeable = False
+    io = popart.PyStepIOCallback(lambda i, p: np.zeros((2, 3), np.float32), lambda i: None,
+                                 lambda i: ro, lambda i: None)
+    with pytest.raises(popart.popart_exception, match="'out' returned a read-only array"):
+        s.run(io)
