@@ -6,17 +6,58 @@
 #include "vmath.hpp"
 #include <cmath>
 #include <type_traits>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace popart::cpu {
 namespace {
 
-#pragma GCC push_options
-#pragma GCC optimize("no-math-errno")  // lets sqrt vectorise
-POPART_SIMD_CLONES void sqrtF32(const float *x, float *y, int64_t n) {
-#pragma omp simd
+#if defined(__x86_64__) && defined(__GNUC__)
+// GCC keeps sqrt's errno path unless -fno-math-errno, so it will not vectorise
+// std::sqrt: use the packed instruction of the widest available unit.
+__attribute__((target("avx512f"))) void sqrtAvx512(const float *x, float *y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, _mm512_sqrt_ps(_mm512_loadu_ps(x + i)));
+  for (; i < n; ++i) _mm_store_ss(y + i, _mm_sqrt_ss(_mm_load_ss(x + i)));
+}
+__attribute__((target("avx"))) void sqrtAvx(const float *x, float *y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_sqrt_ps(_mm256_loadu_ps(x + i)));
+  for (; i < n; ++i) _mm_store_ss(y + i, _mm_sqrt_ss(_mm_load_ss(x + i)));
+}
+void sqrtSse(const float *x, float *y, int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm_storeu_ps(y + i, _mm_sqrt_ps(_mm_loadu_ps(x + i)));
+  for (; i < n; ++i) _mm_store_ss(y + i, _mm_sqrt_ss(_mm_load_ss(x + i)));
+}
+void sqrtF32(const float *x, float *y, int64_t n) {
+  static const auto fn = __builtin_cpu_supports("avx512f") ? sqrtAvx512
+                         : __builtin_cpu_supports("avx")   ? sqrtAvx
+                                                           : sqrtSse;
+  fn(x, y, n);
+}
+#else
+void sqrtF32(const float *x, float *y, int64_t n) {
   for (int64_t i = 0; i < n; ++i) y[i] = std::sqrt(x[i]);
 }
-#pragma GCC pop_options
+#endif
+POPART_SIMD_CLONES void absF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = std::fabs(x[i]);
+}
+POPART_SIMD_CLONES void negF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = -x[i];
+}
+POPART_SIMD_CLONES void reciprocalF32(const float *x, float *y, int64_t n) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = 1.0f / x[i];
+}
+POPART_SIMD_CLONES void leakyReluF32(const float *x, float *y, int64_t n, float alpha) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) y[i] = x[i] < 0.0f ? alpha * x[i] : x[i];
+}
 POPART_SIMD_CLONES void expF32(const float *x, float *y, int64_t n) {
 #pragma omp simd
   for (int64_t i = 0; i < n; ++i) y[i] = vmath::exp(x[i]);
@@ -71,10 +112,17 @@ void sigmoidFwd(KernelContext &ctx) {
   });
 }
 void tanhFwd(KernelContext &ctx) { mapFloat(ctx, tanhF32, [](auto v) { return tanhOf(v); }); }
-void reciprocalFwd(KernelContext &ctx) { mapFloat(ctx, nullptr, [](auto v) { return decltype(v)(1) / v; }); }
+void reciprocalFwd(KernelContext &ctx) { mapFloat(ctx, reciprocalF32, [](auto v) { return decltype(v)(1) / v; }); }
 
 void leakyReluFwd(KernelContext &ctx) {
   float alpha = ctx.op().attr<Attributes::Float>("alpha", 0.01f);
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT) {
+    const float *x = ctx.in<float>(0).data();
+    float *y = ctx.out<float>(0).data();
+    popx::Opx::parallelFor(ctx.out<float>(0).size(),
+                           [&](int64_t b, int64_t e) { leakyReluF32(x + b, y + b, e - b, alpha); });
+    return;
+  }
   dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
     using C = compute_t<decltype(tag)>;
     const C a = static_cast<C>(alpha);
@@ -92,6 +140,7 @@ void erfFwd(KernelContext &ctx) {
 }
 
 void negFwd(KernelContext &ctx) {
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapFloat(ctx, negF32, [](auto v) { return v; });
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_unsigned_v<T>) throw error("Neg does not support unsigned type {}", ctx.inInfo(0).data_type());
@@ -100,6 +149,7 @@ void negFwd(KernelContext &ctx) {
 }
 
 void absFwd(KernelContext &ctx) {
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapFloat(ctx, absF32, [](auto v) { return v; });
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_unsigned_v<T>) mapTyped<T>(ctx, [](auto v) { return v; });
