@@ -1,9 +1,14 @@
 import numpy as np
 import onnx
+import onnx.helper as oh
 import pytest
 
 import popart
-from conftest import onnx_type
+
+
+def onnx_type(dtype):
+    return oh.np_dtype_to_tensor_dtype(np.dtype(dtype))
+
 
 TYPES = [np.float32, np.float16, np.float64, np.int8, np.int16, np.int32, np.int64,
          np.uint8, np.uint16, np.uint32, np.uint64, np.bool_]

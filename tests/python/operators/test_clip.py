@@ -2,7 +2,6 @@ import numpy as np
 import pytest
 
 import popart
-from conftest import OpTester
 
 
 def data(dtype=np.float32):
@@ -22,7 +21,7 @@ def test_clip_attributes(op_tester, opset):
 def test_clip_inputs(op_tester, opset, dtype):
     lo, hi = np.array(-2.5, dtype), np.array(6.0, dtype)
     op_tester.check("Clip", [data(dtype), lo, hi], reference=lambda x, a, b: np.clip(x, a, b), opset=opset)
-    op_tester.check("Clip", [data(dtype), OpTester.const(lo), OpTester.const(hi)],
+    op_tester.check("Clip", [data(dtype), op_tester.const(lo), op_tester.const(hi)],
                     reference=lambda x, a, b: np.clip(x, a, b), opset=opset)
     op_tester.check("Clip", [data(dtype), None, hi], reference=lambda x, a, b: np.minimum(x, b), opset=opset)
     op_tester.check("Clip", [data(dtype), lo], reference=lambda x, a: np.maximum(x, a), opset=opset)

@@ -2,7 +2,6 @@ import numpy as np
 import pytest
 
 import popart
-from conftest import OpTester
 
 
 def _lse(x, axis, keepdims):
@@ -53,7 +52,7 @@ def test_reduce_attr_axes(op_tester, op, axes, keepdims):
 def test_reduce_axes_input(op_tester, op, axes):
     opset = 13 if op == "ReduceSum" else 18
     x = data(op, (2, 3, 4, 5))
-    op_tester.check(op, [x, OpTester.const(np.array(axes, np.int64))],
+    op_tester.check(op, [x, op_tester.const(np.array(axes, np.int64))],
                     reference=lambda x, a: ref_of(op, axes, 1, np.float32)(x), opset=opset)
 
 
@@ -61,7 +60,7 @@ def test_reduce_axes_input(op_tester, op, axes):
 def test_empty_axes_input(op_tester, op, opset):
     x = data(op, (2, 3))
     op_tester.check(op, [x], reference=ref_of(op, None, 0, np.float32), attrs={"keepdims": 0}, opset=opset)
-    op_tester.check(op, [x, OpTester.const(np.array([], np.int64))],
+    op_tester.check(op, [x, op_tester.const(np.array([], np.int64))],
                     reference=lambda x, a: ref_of(op, None, 1, np.float32)(x), opset=opset)
     op_tester.check(op, [x, None], reference=lambda x, a: x, attrs={"noop_with_empty_axes": 1}, opset=opset)
 
@@ -100,7 +99,7 @@ def test_logsumexp_large_values(op_tester):
 
 
 def test_reduce_empty_axis(op_tester):
-    x = OpTester.const(np.zeros((2, 0), np.float32))
+    x = op_tester.const(np.zeros((2, 0), np.float32))
     got = op_tester.run("ReduceSum", [x], attrs={"axes": [1], "keepdims": 0}, opset=11)[0]
     assert got.tolist() == [0.0, 0.0]
     got = op_tester.run("ReduceMax", [x], attrs={"axes": [1], "keepdims": 0}, opset=11)[0]
