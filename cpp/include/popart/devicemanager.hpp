@@ -23,7 +23,8 @@ public:
              DeviceConnectionType connection, std::map<std::string, std::string> options);
   virtual ~DeviceInfo();
 
-  /// Attaching marks the device as in use by this process; returns false if it already is.
+  /// Marks the device as in use by this process; true when it is attached afterwards
+  /// (attaching twice is harmless), false for an offline device, which never attaches.
   bool attach();
   void detach();
   bool isAttached() const { return attached_; }

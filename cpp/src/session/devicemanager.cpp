@@ -23,9 +23,8 @@ DeviceInfo::~DeviceInfo() = default;
 
 bool DeviceInfo::attach() {
   if (type_ == DeviceType::OfflineIpu) return false;
-  bool was = attached_;
   attached_ = true;
-  return !was;
+  return true;
 }
 
 void DeviceInfo::detach() { attached_ = false; }

@@ -58,6 +58,7 @@ def test_acquire_available_device(dm):
     d.detach()
     assert not d.isAttached
     assert d.attach() and d.isAttached
+    assert d.attach() and d.isAttached  # attaching twice is harmless
 
 
 @pytest.mark.parametrize("n", [0, 3, 128])
