@@ -12,7 +12,8 @@ public:
   void setup() override {
     Shape s = outputShape();
     const int64_t n = shapeutil::product(s, 0, s.size());
-    if (n != inInfo(0).nelms()) throw error("output shape {} has {} elements, the input has {}", s, n, inInfo(0).nelms());
+    if (n != inInfo(0).nelms())
+      throw error("output shape {} has {} elements, the input has {}", s, n, inInfo(0).nelms());
     outInfo(0) = TensorInfo(inInfo(0).dataType(), s);
   }
   bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }

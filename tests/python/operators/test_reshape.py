@@ -15,7 +15,8 @@ def data(shape, dtype=np.float32):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_reshape_dtypes(op_tester, dtype):
     x = data((2, 3, 4), dtype)
-    op_tester.check("Reshape", [x, op_tester.const(np.array([4, -1], np.int64))], reference=lambda x, s: x.reshape(4, 6))
+    op_tester.check("Reshape", [x, op_tester.const(np.array([4, -1], np.int64))],
+                    reference=lambda x, s: x.reshape(4, 6))
 
 
 @pytest.mark.parametrize("shape,target,want", [
@@ -50,7 +51,8 @@ def test_reshape_allowzero(op_tester):
     op_tester.check("Reshape", [x, op_tester.const(np.array([4, 0], np.int64))], reference=lambda x, s: x.reshape(4, 0),
                     attrs={"allowzero": 1}, opset=14)
     y = data((3, 4))  # without allowzero, 0 copies the input dimension
-    op_tester.check("Reshape", [y, op_tester.const(np.array([0, 2, 2], np.int64))], reference=lambda x, s: x.reshape(3, 2, 2),
+    op_tester.check("Reshape", [y, op_tester.const(np.array([0, 2, 2], np.int64))],
+                    reference=lambda x, s: x.reshape(3, 2, 2),
                     opset=14)
 
 
