@@ -6,6 +6,7 @@
 #include "ops/binary_arith.hpp"
 #include "popart/opidentifiers.hpp"
 #include "popart/popx/opx.hpp"
+#include "vmath.hpp"
 #include <cmath>
 #include <type_traits>
 
@@ -44,8 +45,31 @@ template <class T, class E> T powElem(T a, E e) {
   }
 }
 
+// float32 rows for the four operators, compiled per vector unit.
+POPART_SIMD_CLONES void arithRowF32(const float *x, const float *y, float *z, int64_t n, RowMode m, char op) {
+  switch (op) {
+  case '+': return broadcastRow(x, y, z, n, m, AddF{});
+  case '-': return broadcastRow(x, y, z, n, m, SubF{});
+  case '*': return broadcastRow(x, y, z, n, m, MulF{});
+  default: return broadcastRow(x, y, z, n, m, DivF{});
+  }
+}
+
+template <class F> constexpr char opChar() {
+  if constexpr (std::is_same_v<F, AddF>) return '+';
+  else if constexpr (std::is_same_v<F, SubF>) return '-';
+  else if constexpr (std::is_same_v<F, MulF>) return '*';
+  else return '/';
+}
+
 template <class T, class F> void runArith(const BroadcastPlan &p, const void *a, const void *b, void *o, F f) {
   using C = compute_t<T>;
+  if constexpr (std::is_same_v<T, float>) {
+    return runBroadcastRows(p, static_cast<const float *>(a), static_cast<const float *>(b), static_cast<float *>(o),
+                            [](const float *x, const float *y, float *z, int64_t n, RowMode m) {
+                              arithRowF32(x, y, z, n, m, opChar<F>());
+                            });
+  }
   runBroadcast(p, static_cast<const T *>(a), static_cast<const T *>(b), static_cast<T *>(o),
                [f](T x, T y) { return T(static_cast<C>(f(C(x), C(y)))); });
 }

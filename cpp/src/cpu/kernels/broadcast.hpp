@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace popart::cpu {
@@ -55,27 +56,16 @@ inline BroadcastPlan makeBroadcastPlan(const Shape &a, const Shape &b, const Sha
   return p;
 }
 
-/// o[i] = f(a[ia], b[ib]) over the broadcast output; f maps (TA, TB) -> TO.
-/// Safe when o aliases a or b, provided the aliased input has the output's shape.
-template <class TA, class TB, class TO, class F>
-void runBroadcast(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, F f) {
-  auto innerLoop = [&](const TA *x, const TB *y, TO *z, int64_t n) {
-    if (p.innerA && p.innerB) {
-      for (int64_t i = 0; i < n; ++i) z[i] = f(x[i], y[i]);
-    } else if (p.innerA) {
-      const TB y0 = y[0];
-      for (int64_t i = 0; i < n; ++i) z[i] = f(x[i], y0);
-    } else if (p.innerB) {
-      const TA x0 = x[0];
-      for (int64_t i = 0; i < n; ++i) z[i] = f(x0, y[i]);
-    } else {
-      const TO v = f(x[0], y[0]);
-      std::fill(z, z + n, v);
-    }
-  };
+/// How one inner row reads its inputs: vector-vector, vector-scalar, scalar-vector, scalar-scalar.
+enum class RowMode { VV, VS, SV, SS };
+
+/// Calls row(a_row, b_row, o_row, n, mode) for every contiguous output row of the plan.
+template <class TA, class TB, class TO, class Row>
+void runBroadcastRows(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, Row row) {
+  const RowMode mode = p.innerA ? (p.innerB ? RowMode::VV : RowMode::VS) : (p.innerB ? RowMode::SV : RowMode::SS);
   if (p.rows == 1) {  // one contiguous run: split it between threads
     popx::Opx::parallelFor(p.inner, [&](int64_t s, int64_t e) {
-      innerLoop(a + (p.innerA ? s : 0), b + (p.innerB ? s : 0), o + s, e - s);
+      row(a + (p.innerA ? s : 0), b + (p.innerB ? s : 0), o + s, e - s, mode);
     });
     return;
   }
@@ -91,7 +81,7 @@ void runBroadcast(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, F f) 
     }
     for (int d = 0; d < nd; ++d) offA += idx[d] * p.strideA[d], offB += idx[d] * p.strideB[d];
     for (int64_t r = r0; r < r1; ++r) {
-      innerLoop(a + offA, b + offB, o + r * p.inner, p.inner);
+      row(a + offA, b + offB, o + r * p.inner, p.inner, mode);
       for (int d = nd - 1; d >= 0; --d) {
         offA += p.strideA[d];
         offB += p.strideB[d];
@@ -102,6 +92,47 @@ void runBroadcast(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, F f) 
       }
     }
   }, grain);
+}
+
+/// for i in [0, n): body(i), declared free of loop-carried dependences when Simd
+/// (floating point only: integer ops such as division must not be speculated).
+template <bool Simd, class B> inline __attribute__((always_inline)) void forEachIndex(int64_t n, B body) {
+  if constexpr (Simd) {
+#pragma omp simd
+    for (int64_t i = 0; i < n; ++i) body(i);
+  } else {
+    for (int64_t i = 0; i < n; ++i) body(i);
+  }
+}
+
+/// One row of z = f(x, y) in the given mode. Safe when z aliases a full-length input.
+template <class TA, class TB, class TO, class F>
+inline __attribute__((always_inline)) void broadcastRow(const TA *x, const TB *y, TO *z, int64_t n, RowMode mode,
+                                                        F f) {
+  constexpr bool simd = std::is_floating_point_v<TA> && std::is_floating_point_v<TB> && std::is_floating_point_v<TO>;
+  switch (mode) {
+  case RowMode::VV: forEachIndex<simd>(n, [&](int64_t i) { z[i] = f(x[i], y[i]); }); break;
+  case RowMode::VS: {
+    const TB y0 = y[0];
+    forEachIndex<simd>(n, [&](int64_t i) { z[i] = f(x[i], y0); });
+    break;
+  }
+  case RowMode::SV: {
+    const TA x0 = x[0];
+    forEachIndex<simd>(n, [&](int64_t i) { z[i] = f(x0, y[i]); });
+    break;
+  }
+  case RowMode::SS: std::fill(z, z + n, f(x[0], y[0])); break;
+  }
+}
+
+/// o[i] = f(a[ia], b[ib]) over the broadcast output; f maps (TA, TB) -> TO.
+/// Safe when o aliases a or b, provided the aliased input has the output's shape.
+template <class TA, class TB, class TO, class F>
+void runBroadcast(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, F f) {
+  runBroadcastRows(p, a, b, o, [&](const TA *x, const TB *y, TO *z, int64_t n, RowMode m) {
+    broadcastRow(x, y, z, n, m, f);
+  });
 }
 
 } // namespace popart::cpu
