@@ -8,20 +8,20 @@
 namespace popart {
 namespace {
 
-Shape intsAttr(const Op &op, const std::string &name, size_t rank, int64_t dflt) {
+Shape convIntsAttr(const Op &op, const std::string &name, size_t rank, int64_t dflt) {
   auto v = op.attr<Attributes::Ints>(name, Shape(rank, dflt));
   if (v.size() != rank) throw error("attribute {} has {} values, expected {}", name, v.size(), rank);
   return v;
 }
 
-void samePads(WindowGeometry &g, size_t i, bool upper) {
+void windowSamePads(WindowGeometry &g, size_t i, bool upper) {
   g.out[i] = (g.in[i] + g.strides[i] - 1) / g.strides[i];
   int64_t total = std::max<int64_t>(0, (g.out[i] - 1) * g.strides[i] + g.dilatedKernel(i) - g.in[i]);
   g.padsBegin[i] = upper ? total / 2 : total - total / 2;
   g.padsEnd[i] = total - g.padsBegin[i];
 }
 
-void explicitPads(WindowGeometry &g, size_t i, bool ceilMode) {
+void windowExplicitPads(WindowGeometry &g, size_t i, bool ceilMode) {
   int64_t span = g.in[i] + g.padsBegin[i] + g.padsEnd[i] - g.dilatedKernel(i);
   if (span < 0) return;  // reported by the caller as an empty output
   g.out[i] = (ceilMode ? (span + g.strides[i] - 1) / g.strides[i] : span / g.strides[i]) + 1;
@@ -36,9 +36,9 @@ WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape 
   WindowGeometry g;
   g.in = inSpatial;
   g.kernel = kernel;
-  g.strides = intsAttr(op, "strides", r, 1);
-  g.dilations = intsAttr(op, "dilations", r, 1);
-  Shape pads = intsAttr(op, "pads", 2 * r, 0);
+  g.strides = convIntsAttr(op, "strides", r, 1);
+  g.dilations = convIntsAttr(op, "dilations", r, 1);
+  Shape pads = convIntsAttr(op, "pads", 2 * r, 0);
   g.padsBegin.assign(pads.begin(), pads.begin() + r);
   g.padsEnd.assign(pads.begin() + r, pads.end());
   g.out.assign(r, 0);
@@ -49,11 +49,11 @@ WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape 
     if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1 || g.padsBegin[i] < 0 || g.padsEnd[i] < 0)
       throw error("invalid window: kernel {}, strides {}, dilations {}, pads {}", kernel, g.strides, g.dilations, pads);
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      samePads(g, i, autoPad == "SAME_UPPER");
+      windowSamePads(g, i, autoPad == "SAME_UPPER");
       continue;
     }
     if (autoPad == "VALID") g.padsBegin[i] = g.padsEnd[i] = 0;
-    explicitPads(g, i, ceilMode);
+    windowExplicitPads(g, i, ceilMode);
     if (g.out[i] < 1)
       throw error("spatial dimension {} of size {} is smaller than the dilated kernel {} plus padding", i, g.in[i],
                   g.dilatedKernel(i));

@@ -8,7 +8,7 @@
 namespace popart {
 namespace {
 
-void checkSpatialInput(const TensorInfo &x) {
+void checkPoolInput(const TensorInfo &x) {
   if (x.rank() < 3) throw error("pooling input X must have rank >= 3 ([N, C, spatial...]), got {}", x.shape());
 }
 
@@ -18,7 +18,7 @@ public:
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override {
     const auto &x = inInfo(0);
-    checkSpatialInput(x);
+    checkPoolInput(x);
     if (!attributes().hasAttribute("kernel_shape")) throw error("attribute kernel_shape is required");
     bool isMax = opid.type == "MaxPool";
     if (!isMax && opid.version < 19 && attributes().hasAttribute("dilations"))
@@ -45,7 +45,7 @@ public:
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override {
     const auto &x = inInfo(0);
-    checkSpatialInput(x);
+    checkPoolInput(x);
     Shape out(x.shape().size(), 1);
     out[0] = x.dim(0);
     out[1] = x.dim(1);

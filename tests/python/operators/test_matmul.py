@@ -1,8 +1,13 @@
+import os
+import sys
+
 import numpy as np
 import pytest
 
 import popart
-from ort_reference import tolerance
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # importlib mode: no test dirs on sys.path
+from _ort_reference import tolerance  # noqa: E402
 
 SHAPES = [
     ((3, 4), (4, 5)),

@@ -1,8 +1,13 @@
+import os
+import sys
+
 import numpy as np
 import pytest
 
 import popart
-from ort_reference import ort_run, reference, tolerance
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # importlib mode: no test dirs on sys.path
+from _ort_reference import ort_run, reference, tolerance  # noqa: E402
 
 WINDOWS = [  # x shape, attrs
     ((2, 3, 8, 8), {"kernel_shape": [2, 2], "strides": [2, 2]}),

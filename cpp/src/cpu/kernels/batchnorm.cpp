@@ -9,7 +9,7 @@ namespace popart::cpu {
 namespace {
 
 /// Per-channel parameter i, converted from its own float type (opset 15 allows one different from X).
-template <class Acc> void readParam(const popx::TensorView &t, std::vector<Acc> &out) {
+template <class Acc> void readBatchNormParam(const popx::TensorView &t, std::vector<Acc> &out) {
   dispatchFloat(t.dtype(), [&](auto tag) {
     using P = decltype(tag);
     const P *p = static_cast<const P *>(t.raw());
@@ -25,7 +25,7 @@ template <class T> struct BatchNormStep {
   std::shared_ptr<std::vector<Acc>> a, b, m, v;  // scratch kept between runs
 
   void operator()() const {
-    readParam(scale, *a), readParam(bias, *b), readParam(mean, *m), readParam(var, *v);
+    readBatchNormParam(scale, *a), readBatchNormParam(bias, *b), readBatchNormParam(mean, *m), readBatchNormParam(var, *v);
     for (int64_t c = 0; c < channels; ++c) {
       Acc s = (*a)[c] / std::sqrt((*v)[c] + epsilon);
       (*a)[c] = s;

@@ -62,7 +62,7 @@ template <class T> void convLoop(const ConvShape &cs, const T *x, const T *w, co
 #ifdef POPART_WITH_DNNL
 using dnnl::memory;
 
-memory::desc anyDesc(const memory::dims &d) { return memory::desc(d, memory::data_type::f32, memory::format_tag::any); }
+memory::desc convAnyDesc(const memory::dims &d) { return memory::desc(d, memory::data_type::f32, memory::format_tag::any); }
 
 /// Creates the primitive descriptor in oneDNN's preferred layouts; false when it has no implementation.
 bool convPrimitiveDesc(const ConvShape &cs, const memory::dims &x, const memory::dims &w, const memory::dims &y,
@@ -75,10 +75,10 @@ bool convPrimitiveDesc(const ConvShape &cs, const memory::dims &x, const memory:
   auto algo = dnnl::algorithm::convolution_direct;
   try {
     if (bias)
-      pd = {dnnl_ctx::engine(), kind, algo, anyDesc(x), anyDesc(w), dnnl_ctx::plainDesc({cs.m}), anyDesc(y),
+      pd = {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), dnnl_ctx::plainDesc({cs.m}), convAnyDesc(y),
             strides, dil, pl, pr};
     else
-      pd = {dnnl_ctx::engine(), kind, algo, anyDesc(x), anyDesc(w), anyDesc(y), strides, dil, pl, pr};
+      pd = {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), convAnyDesc(y), strides, dil, pl, pr};
     return true;
   } catch (const dnnl::error &) {
     return false;

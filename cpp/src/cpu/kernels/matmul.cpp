@@ -55,14 +55,14 @@ struct GemmLoop {
 };
 
 /// Strides of C broadcast (unidirectionally) to [m, n].
-std::pair<int64_t, int64_t> broadcastStrides(const Shape &c) {
+std::pair<int64_t, int64_t> gemmCStrides(const Shape &c) {
   Shape d(2, 1);
   std::copy(c.begin(), c.end(), d.end() - static_cast<int64_t>(c.size()));
   return {d[0] == 1 ? 0 : d[1], d[1] == 1 ? 0 : 1};
 }
 
 /// Offsets of each batch element of an operand with batch shape `mine` (1 = broadcast) in `batch`.
-std::vector<int64_t> batchOffsets(const Shape &mine, const Shape &batch, int64_t matrixSize) {
+std::vector<int64_t> matmulBatchOffsets(const Shape &mine, const Shape &batch, int64_t matrixSize) {
   int64_t total = 1;
   for (auto d : batch) total *= d;
   std::vector<int64_t> off(static_cast<size_t>(total));
@@ -83,12 +83,12 @@ GemmLoop matmulLoop(const MatMulGeometry &g) {
   GemmLoop l;
   l.m = g.m, l.n = g.n, l.k = g.k;
   l.sam = g.k, l.sak = 1, l.sbk = g.n, l.sbn = 1;
-  l.aOffset = batchOffsets(g.batchA, g.batch, g.m * g.k);
-  l.bOffset = batchOffsets(g.batchB, g.batch, g.k * g.n);
+  l.aOffset = matmulBatchOffsets(g.batchA, g.batch, g.m * g.k);
+  l.bOffset = matmulBatchOffsets(g.batchB, g.batch, g.k * g.n);
   return l;
 }
 
-void addLoopStep(popx::Sequence &prog, const popx::Opx &opx, GemmLoop loop) {
+void addGemmLoopStep(popx::Sequence &prog, const popx::Opx &opx, GemmLoop loop) {
   auto t = opx.inInfo(0).dataType();
   const void *a = opx.getInTensor(0).raw(), *b = opx.getInTensor(1).raw();
   const void *c = opx.hasInput(2) ? opx.getInTensor(2).raw() : nullptr;
@@ -100,12 +100,12 @@ void addLoopStep(popx::Sequence &prog, const popx::Opx &opx, GemmLoop loop) {
 using dnnl::memory;
 
 /// Row-major [rows, cols] matrix read with strides (transposed when `trans`).
-memory::desc matrixDesc(int64_t rows, int64_t cols, bool trans) {
+memory::desc gemmMatrixDesc(int64_t rows, int64_t cols, bool trans) {
   return memory::desc({rows, cols}, memory::data_type::f32, trans ? memory::dims{1, rows} : memory::dims{cols, 1});
 }
 
 /// Creates the primitive or returns false when oneDNN has no implementation.
-bool makeMatmul(const memory::desc &a, const memory::desc &b, const memory::desc &y, const dnnl::primitive_attr &attr,
+bool makeDnnlMatmul(const memory::desc &a, const memory::desc &b, const memory::desc &y, const dnnl::primitive_attr &attr,
                 dnnl::matmul &out) {
   try {
     out = dnnl::matmul(dnnl::matmul::primitive_desc(dnnl_ctx::engine(), a, b, y, attr));
@@ -129,7 +129,7 @@ bool growMatmulDnnl(popx::Sequence &prog, const popx::Opx &opx) {
   if (da.size() > DNNL_MAX_NDIMS || rows * g.k * g.n == 0) return false;
   dnnl::matmul mm;
   auto ma = dnnl_ctx::plainDesc(da), mb = dnnl_ctx::plainDesc(db), my = dnnl_ctx::plainDesc(dy);
-  if (!makeMatmul(ma, mb, my, {}, mm)) return false;
+  if (!makeDnnlMatmul(ma, mb, my, {}, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto a = step->staging.in(opx, 0), b = step->staging.in(opx, 1), y = step->staging.out(opx, 0);
   step->add(mm, {{DNNL_ARG_SRC, dnnl_ctx::wrap(ma, a.raw())},
@@ -139,7 +139,7 @@ bool growMatmulDnnl(popx::Sequence &prog, const popx::Opx &opx) {
   return true;
 }
 
-bool isReference(const dnnl::primitive &p) {
+bool isReferenceMatmul(const dnnl::primitive &p) {
   const char *impl = nullptr;
   dnnl_primitive_desc_query(p.get_primitive_desc(), dnnl_query_impl_info_str, 0, &impl);
   return impl && std::string(impl).rfind("ref", 0) == 0;
@@ -157,7 +157,7 @@ bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, dnnl::mat
   }
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
-  return makeMatmul(matrixDesc(l.m, l.k, ta), matrixDesc(l.k, l.n, tb), dnnl_ctx::plainDesc({l.m, l.n}), attr, mm);
+  return makeDnnlMatmul(gemmMatrixDesc(l.m, l.k, ta), gemmMatrixDesc(l.k, l.n, tb), dnnl_ctx::plainDesc({l.m, l.n}), attr, mm);
 }
 
 /// C fused as a post-op when oneDNN has a fast kernel for its broadcast, else added by a loop afterwards.
@@ -170,12 +170,12 @@ bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l,
     std::copy(c.begin(), c.end(), cDims.end() - static_cast<int64_t>(c.size()));
   }
   dnnl::matmul mm;
-  bool fused = withC && makeGemm(l, ta, tb, cDims, mm) && !isReference(mm);
+  bool fused = withC && makeGemm(l, ta, tb, cDims, mm) && !isReferenceMatmul(mm);
   if (!fused && !makeGemm(l, ta, tb, {}, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto a = step->staging.in(opx, 0), b = step->staging.in(opx, 1), y = step->staging.out(opx, 0);
-  PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(matrixDesc(l.m, l.k, ta), a.raw())},
-                           {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(matrixDesc(l.k, l.n, tb), b.raw())},
+  PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(gemmMatrixDesc(l.m, l.k, ta), a.raw())},
+                           {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(gemmMatrixDesc(l.k, l.n, tb), b.raw())},
                            {DNNL_ARG_DST, dnnl_ctx::wrap(dnnl_ctx::plainDesc({l.m, l.n}), y.raw())}};
   if (withC) {
     auto c = step->staging.in(opx, 2);
@@ -207,7 +207,7 @@ public:
 #ifdef POPART_WITH_DNNL
     if (dnnl_ctx::usesDnnl(inInfo(0).dataType()) && growMatmulDnnl(prog, *this)) return;
 #endif
-    addLoopStep(prog, *this, matmulLoop(matmulGeometry(inShape(0), inShape(1))));
+    addGemmLoopStep(prog, *this, matmulLoop(matmulGeometry(inShape(0), inShape(1))));
   }
 };
 
@@ -223,11 +223,11 @@ public:
     l.sbk = tb ? 1 : l.n, l.sbn = tb ? l.k : 1;
     l.alpha = op.attr<Attributes::Float>("alpha", 1.0f);
     l.beta = hasInput(2) ? op.attr<Attributes::Float>("beta", 1.0f) : 0.0;
-    if (hasInput(2)) std::tie(l.scm, l.scn) = broadcastStrides(inShape(2));
+    if (hasInput(2)) std::tie(l.scm, l.scn) = gemmCStrides(inShape(2));
 #ifdef POPART_WITH_DNNL
     if (dnnl_ctx::usesDnnl(inInfo(0).dataType()) && growGemmDnnl(prog, *this, l, ta, tb)) return;
 #endif
-    addLoopStep(prog, *this, l);
+    addGemmLoopStep(prog, *this, l);
   }
 };
 

@@ -30,7 +30,7 @@ PoolShape poolShape(const popx::Opx &opx) {
 }
 
 /// Flat index of input position p within its plane, row- or column-major (MaxPool's storage_order).
-int64_t planeIndex(const Window3 &w, const int64_t p[3], bool columnMajor) {
+int64_t poolPlaneIndex(const Window3 &w, const int64_t p[3], bool columnMajor) {
   if (!columnMajor) return (p[0] * w.in[1] + p[1]) * w.in[2] + p[2];
   return (p[2] * w.in[1] + p[1]) * w.in[0] + p[0];
 }
@@ -57,7 +57,7 @@ template <class T> struct PoolLoop {
           Acc v = x[(p[0] * w.in[1] + p[1]) * w.in[2] + p[2]];
           ++count;
           sum += v;
-          if (v > best) best = v, arg = planeIndex(w, p, ps.columnMajor);
+          if (v > best) best = v, arg = poolPlaneIndex(w, p, ps.columnMajor);
         }
     y = static_cast<T>(ps.isMax ? best : sum / static_cast<Acc>(std::max<int64_t>(count, 1)));
     if (index) *index = arg;
