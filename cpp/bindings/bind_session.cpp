@@ -4,6 +4,7 @@
 #include "popart/dataflow.hpp"
 #include "popart/devicemanager.hpp"
 #include "popart/inputshapeinfo.hpp"
+#include "popart/optimizer.hpp"
 #include "popart/patterns.hpp"
 #include "popart/session.hpp"
 #include "popart/sessionoptions.hpp"
@@ -101,6 +102,21 @@ void bindSession(py::module_ &m) {
           py::arg("inputShapeInfo") = InputShapeInfo(), py::arg("userOptions") = SessionOptions(),
           py::arg("patterns") = Patterns(), py::arg("name") = "inference");
   bindSessionMethods<InferenceSession>(inf);
+
+  py::class_<TrainingSession, Session> train(m, "_TrainingSessionCore");
+  train.def(py::init([](const py::object &fnModel, const DataFlow &df, const TensorId &loss, const Optimizer &opt,
+                        std::shared_ptr<DeviceInfo> device, const InputShapeInfo &shapes, const SessionOptions &opts,
+                        const Patterns &patterns, const std::string &name) {
+              std::string bytes = modelBytes(fnModel);
+              py::gil_scoped_release release;
+              return TrainingSession::createFromOnnxModel(bytes, df, loss, opt, std::move(device), shapes, opts,
+                                                          patterns, name);
+            }),
+            py::arg("fnModel"), py::arg("dataFlow"), py::arg("loss"), py::arg("optimizer"), py::arg("deviceInfo"),
+            py::arg("inputShapeInfo") = InputShapeInfo(), py::arg("userOptions") = SessionOptions(),
+            py::arg("patterns") = Patterns(), py::arg("name") = "training");
+  bindSessionMethods<TrainingSession>(train);
+  train.def("updateOptimizerFromHost", &TrainingSession::updateOptimizerFromHost, py::arg("optimizer"));
 }
 
 } // namespace popart::bindings

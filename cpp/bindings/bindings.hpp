@@ -10,6 +10,7 @@ void bindOnnx(py::module_ &m);  // ONNX codec test hooks (_onnxRoundTrip, _onnxR
 void bindOptions(py::module_ &m);  // SessionOptions, Patterns
 void bindDevice(py::module_ &m);   // DeviceManager, DeviceInfo
 void bindStepIO(py::module_ &m);   // PyStepIO, PyStepIOCallback, PyWeightsIO
+void bindOptimizer(py::module_ &m); // SGD, ConstSGD, OptimizerValue(Map)
 void bindSession(py::module_ &m);  // DataFlow, InputShapeInfo, _InferenceSessionCore
 void bindBuilder(py::module_ &m);  // _BuilderCore, its settings types and context managers, _opSchemas
 } // namespace popart::bindings

@@ -9,6 +9,7 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindOptions(m);
   popart::bindings::bindDevice(m);
   popart::bindings::bindStepIO(m);
+  popart::bindings::bindOptimizer(m);
   popart::bindings::bindSession(m);
   popart::bindings::bindBuilder(m);
 }

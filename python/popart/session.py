@@ -79,4 +79,16 @@ class InferenceSession(_SessionMixin, popart_core._InferenceSessionCore):
         raise popart_core.popart_exception("InferenceSession.fromIr is provided by popxl.Session")
 
 
-TrainingSession = None  # replaced by the training layer once available
+class TrainingSession(_SessionMixin, popart_core._TrainingSessionCore):
+    """Compiles an ONNX model for training: every run() does forward,
+    backward and optimizer steps for batchesPerStep x accumulationFactor
+    micro-batches."""
+
+    def __init__(self, fnModel, dataFlow, loss, optimizer, deviceInfo, inputShapeInfo=None,
+                 patterns=None, userOptions=None, name: str = "training"):
+        userOptions = userOptions if userOptions is not None else popart_core.SessionOptions()
+        inputShapeInfo = inputShapeInfo if inputShapeInfo is not None else popart_core.InputShapeInfo()
+        patterns = patterns if patterns is not None else popart_core.Patterns()
+        super().__init__(fnModel, dataFlow, loss, optimizer, deviceInfo, inputShapeInfo, userOptions,
+                         patterns, name)
+        self._init_common(dataFlow, userOptions)

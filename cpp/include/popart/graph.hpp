@@ -24,6 +24,8 @@ public:
   Tensor *addVarInit(const TensorId &id, const TensorInfo &info, const void *data);
   Tensor *addConstInit(const TensorId &id, const TensorInfo &info, const void *data);
   void remove(const TensorId &id);
+  /// Moves tensor `from` (type, info, data, producer, consumers) to id `to`.
+  Tensor *rename(const TensorId &from, const TensorId &to);
   std::vector<TensorId> getAllTensorIds() const;
   std::vector<Tensor *> getOfType(TensorType t) const;
   std::vector<Tensor *> getAll() const;
@@ -78,6 +80,8 @@ public:
   void markAsOutput(const TensorId &id);
   void removeOutput(const TensorId &id);
   void replaceOutput(int index, const TensorId &id);
+  /// Renames a tensor everywhere in this graph (connections, inputs, outputs).
+  void renameTensor(const TensorId &from, const TensorId &to);
 
   /// Extra ordering constraints: `before` runs before `after`.
   void addTopoCon(Op *before, Op *after);

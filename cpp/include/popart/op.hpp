@@ -103,6 +103,9 @@ public:
   /// Input indices whose values are needed on the host at setup time (shape
   /// inputs of Reshape, Slice starts, ...); constant folding must fold them.
   virtual std::vector<InIndex> constantInputs() const { return {}; }
+  /// The outputs depend only on the inputs' types and shapes, never on their
+  /// values (Shape): constant folding evaluates the op even when they are not constant.
+  virtual bool readsOnlyInputInfo() const { return false; }
 
   // ---- attributes ----
   const Attributes &attributes() const { return attributes_; }

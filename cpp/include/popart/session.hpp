@@ -100,4 +100,23 @@ private:
   using Session::Session;
 };
 
+/// A session that trains: forward, backward and optimizer in every run().
+class TrainingSession : public Session {
+public:
+  static std::unique_ptr<TrainingSession>
+  createFromOnnxModel(const std::string &model, const DataFlow &dataFlow, const TensorId &loss,
+                      const Optimizer &optimizer, std::shared_ptr<DeviceInfo> device,
+                      const InputShapeInfo &inputShapeInfo, const SessionOptions &userOptions,
+                      const Patterns &patterns, const std::string &name = "training");
+  static std::unique_ptr<TrainingSession>
+  createFromOnnxModel(const std::string &model, const DataFlow &dataFlow, const TensorId &loss,
+                      const Optimizer &optimizer, std::shared_ptr<DeviceInfo> device);
+  /// Changes non-const hyper-parameters without recompiling; throws when the
+  /// new optimizer differs in type, const values or weight-specific entries.
+  void updateOptimizerFromHost(const Optimizer *optimizer);
+
+private:
+  using Session::Session;
+};
+
 } // namespace popart

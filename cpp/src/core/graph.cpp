@@ -53,6 +53,24 @@ Tensor *Tensors::addConstInit(const TensorId &id, const TensorInfo &info, const 
 
 void Tensors::remove(const TensorId &id) { tensors_.erase(id); }
 
+Tensor *Tensors::rename(const TensorId &from, const TensorId &to) {
+  Tensor *old = get(from);
+  Tensor *t = insert(to, old->tensorType());
+  t->info = old->info;
+  if (old->hasTensorData()) t->setTensorData(old->tensorData());
+  if (Op *p = old->getProducerUnsafe()) {
+    for (int i : p->output->indices(old)) p->output->reset(i, t);
+    t->resetProducer(p);
+  }
+  for (Op *c : std::vector<Op *>(old->consumers.getOps()))
+    for (int i : c->input->indices(old)) {
+      c->input->reset(i, t);
+      t->consumers.increment(c);
+    }
+  tensors_.erase(from);
+  return t;
+}
+
 std::vector<TensorId> Tensors::getAllTensorIds() const {
   std::vector<TensorId> ids;
   for (const auto &kv : tensors_) ids.push_back(kv.first);
@@ -192,6 +210,12 @@ void Graph::replaceOutput(int index, const TensorId &tid) {
   getOutputId(index);
   tensors_.get(tid);
   outputs_[index] = tid;
+}
+
+void Graph::renameTensor(const TensorId &from, const TensorId &to) {
+  tensors_.rename(from, to);
+  for (auto *ids : {&inputs_, &outputs_})
+    std::replace(ids->begin(), ids->end(), from, to);
 }
 
 void Graph::addTopoCon(Op *before, Op *after) { topoCons_.emplace_back(before->id, after->id); }

@@ -11,6 +11,7 @@
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include "transforms/autodiff.hpp"
 #include "transforms/constfold.hpp"
 #include "transforms/inplace.hpp"
 #include "transforms/prune.hpp"
@@ -123,11 +124,17 @@ void Ir::prepare(const IrBundle &b) {
   setOnnxModel(*b.model);
 
   importModel(*this);
-  checkAnchors(*this);
+  if (!isTraining()) checkAnchors(*this);
   dotCheckpoint("FWD0");
   for (Graph *g : getAllGraphs()) patterns_->applyAll(*g);
   dotCheckpoint("FWD1");
   for (Graph *g : getAllGraphs()) foldConstants(*g);
+  if (isTraining()) {
+    autodiff(*this);
+    dotCheckpoint("BWD0");
+    patterns_->applyAll(getMainGraph());
+    addOptimizerOps(*this);
+  }
   prune(getMainGraph());
   dotCheckpoint("PREALIAS");
   if (patterns_->isInPlaceEnabled())

@@ -110,10 +110,9 @@ void Devicex::planGraph(const Graph &g) {
   for (const auto &[t, root] : plan.aliasRoot) buffers_[t] = buffers_.at(root);
 }
 
-Sequence Devicex::growGraph(const Graph &g) {
-  planGraph(g);
+Sequence Devicex::growOps(const std::vector<Op *> &ops) {
   Sequence prog;
-  for (Op *op : g.getOpSchedule()) {
+  for (Op *op : ops) {
     auto opx = OpxManager::createOpx(op, this);
     Sequence steps;
     withOpContext(*op, "lowering", [&] { opx->grow(steps); });
@@ -125,15 +124,31 @@ Sequence Devicex::growGraph(const Graph &g) {
     if (steps.empty()) continue;
     stats_.push_back({op});
     size_t statIndex = stats_.size() - 1;
-    prog.add([this, statIndex, steps] {
+    prog.add([this, statIndex, steps, op] {
       auto t0 = std::chrono::steady_clock::now();
-      steps.run();
+      try {
+        steps.run();
+      } catch (const internal_error &) {
+        throw;
+      } catch (const error &e) {
+        throw runtime_error("while running {}: {}", op->debugName(), e.what());
+      }
       auto &s = stats_[statIndex];
       s.time += std::chrono::steady_clock::now() - t0;
       ++s.calls;
     });
   }
   return prog;
+}
+
+Sequence Devicex::growGraph(const Graph &g) {
+  planGraph(g);
+  std::vector<Op *> inner, outer;
+  for (Op *op : g.getOpSchedule())
+    (g.isMainGraph() && op->settings.executionContext == ExecutionContext::AccumulateOuterFragment ? outer : inner)
+        .push_back(op);
+  if (!outer.empty()) outerProgram_ = growOps(outer);
+  return growOps(inner);
 }
 
 const Sequence &Devicex::graphProgram(const Graph &g) {
@@ -155,6 +170,12 @@ void Devicex::weightsFromHost() {
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
       if (t->hasTensorData() && buffers_.count(t))
         std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+}
+
+void Devicex::writeTensorToDevice(const Tensor *t) {
+  auto it = buffers_.find(t);
+  if (it != buffers_.end() && t->hasTensorData())
+    std::memcpy(it->second, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
 }
 
 void Devicex::weightsToHost() {
@@ -224,6 +245,7 @@ void Devicex::run(IStepIO &io) {
       main.run();
       writeAnchors(io, b, a, b == bps - 1 && a == accum - 1);
     }
+    outerProgram_.run();
   }
   lastRunTicks_ = readTicks() - c0;
   lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
@@ -233,7 +255,7 @@ std::map<OutIndex, std::vector<char>> Devicex::evaluateConstOp(Op &op) {
   Devicex tmp(op.getIr());
   std::map<OutIndex, std::vector<char>> outs;
   for (const auto &[i, t] : op.input->tensorMap())
-    tmp.buffers_[t] = const_cast<char *>(t->tensorData().data());
+    tmp.buffers_[t] = t->hasTensorData() ? const_cast<char *>(t->tensorData().data()) : nullptr;
   for (const auto &[i, t] : op.output->tensorMap()) {
     outs[i].resize(static_cast<size_t>(std::max<int64_t>(t->info.nbytes(), 1)));
     tmp.buffers_[t] = outs[i].data();

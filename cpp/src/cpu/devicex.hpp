@@ -44,6 +44,8 @@ public:
 
   void weightsFromHost();
   void weightsToHost();
+  /// Copies one tensor's host data to its device buffer (optimizer values).
+  void writeTensorToDevice(const Tensor *t);
   /// batchesPerStep x accumulationFactor micro-batches of the main program.
   void run(IStepIO &io);
 
@@ -73,6 +75,7 @@ private:
   struct GraphPlan;
   void planGraph(const Graph &g);
   void allocatePersistent(const Tensor *t);
+  Sequence growOps(const std::vector<Op *> &ops);
   Sequence growGraph(const Graph &g);
   void readInputs(IStepIO &io);
   void writeAnchors(IStepIO &io, int64_t batch, int64_t accum, bool lastMicroBatch);
@@ -82,6 +85,7 @@ private:
   std::unordered_map<const Tensor *, void *> buffers_;
   std::vector<std::unique_ptr<Block>> blocks_;
   std::map<GraphId, Sequence> programs_;
+  Sequence outerProgram_;  // main-graph ops run once per accumulation cycle
   std::vector<std::unique_ptr<Opx>> opxs_;
   std::vector<OpStats> stats_;
   std::map<const Op *, std::vector<std::pair<OutIndex, TensorView>>> outCopies_;

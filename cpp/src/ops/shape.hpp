@@ -11,6 +11,7 @@ public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
+  bool readsOnlyInputInfo() const override { return true; }
   /// First reported axis; valid after setup().
   int64_t start() const { return start_; }
 

@@ -17,6 +17,7 @@ ConstVoidData StepIOGeneric::in(TensorId id, int64_t n, bool) {
   if (it == inputs_.end()) throw runtime_error("no input data provided for tensor '{}'", id);
   auto &c = it->second;
   int64_t total = c.buffer.info.nelms();
+  if (n == 0) return ConstVoidData(c.buffer.data, TensorInfo(c.buffer.info.dataType(), Shape{0}));
   if (total < n || total % n != 0)
     throw runtime_error("input '{}' has {} elements, which is not a multiple of the {} elements "
                         "of one micro-batch", id, total, n);

@@ -11,7 +11,7 @@ namespace {
 bool foldable(const Op &op) {
   if (op.input->n() == 0 || op.requiresRandomSeed() || op.hasSideEffect() || op.isLossOp()) return false;
   for (const auto &[i, t] : op.input->tensorMap())
-    if (t->tensorType() != TensorType::Const || !t->hasTensorData()) return false;
+    if (!op.readsOnlyInputInfo() && (t->tensorType() != TensorType::Const || !t->hasTensorData())) return false;
   for (const auto &[i, t] : op.output->tensorMap())
     if (t->isGraphOutput()) return false;
   return popx::OpxManager::hasOpx(op.opid);

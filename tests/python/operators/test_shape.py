@@ -110,8 +110,5 @@ def test_constant_shape_chain_is_folded_at_import():
     _check_folded_flatten(_flatten_chain_model(oh.make_node("Constant", [], ["shape"], value=_ints("s", [2, 3, 4]))))
 
 
-@pytest.mark.xfail(raises=popart.popart_exception, strict=True,
-                   reason="constant folding only folds ops whose inputs are all Const: Shape of a "
-                          "stream input needs Op::readsOnlyInputInfo() in constfold (see ShapeOp)")
 def test_shape_chain_is_folded_at_import():
     _check_folded_flatten(_flatten_chain_model(oh.make_node("Shape", ["x"], ["shape"])))
