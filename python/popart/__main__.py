@@ -10,6 +10,19 @@ def _libdir():
     return os.path.join(os.path.dirname(os.path.abspath(popart_core.__file__)), "popart_cpu.libs")
 
 
+def _cmakedir():
+    """The installed package, else the build tree popart_core was loaded from."""
+    installed = os.path.join(_libdir(), "lib", "cmake", "popart")
+    if os.path.isfile(os.path.join(installed, "popartConfig.cmake")):
+        return installed
+    d = os.path.dirname(os.path.abspath(popart_core.__file__))
+    for _ in range(4):  # <build>/cpp/bindings/popart_core*.so -> <build>
+        if os.path.isfile(os.path.join(d, "popartConfig.cmake")):
+            return d
+        d = os.path.dirname(d)
+    return installed
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m popart", description=__doc__)
     p.add_argument("--cmakedir", action="store_true", help="folder of popartConfig.cmake")
@@ -18,7 +31,7 @@ def main(argv=None):
     p.add_argument("--version", action="store_true")
     a = p.parse_args(argv)
     if a.cmakedir:
-        print(os.path.join(_libdir(), "lib", "cmake", "popart"))
+        print(_cmakedir())
     elif a.includedir:
         print(os.path.join(_libdir(), "include"))
     elif a.libdir:

@@ -6,6 +6,7 @@
 #include "popart/opidentifiers.hpp"
 #include <functional>
 #include <type_traits>
+#include <typeinfo>
 #include <map>
 #include <vector>
 
@@ -13,6 +14,7 @@ namespace popart {
 
 /// Declared inputs, outputs and attributes of an op, checked when a model uses it.
 struct OpDefinition {
+  using DataTypes = std::vector<DataType>;
   struct Input {
     std::string name;
     std::vector<DataType> supportedTensors;  // empty: any type
@@ -52,9 +54,12 @@ class OpManager {
 public:
   using OpFactoryFunc = std::function<std::unique_ptr<Op>(const OpCreatorInfo &)>;
 
-  /// Throws popart::error if the identifier is already registered by another library.
+  /// Registering an identifier again with the same `opClass` (a library loaded
+  /// twice) is ignored. Another class from another library (a custom op reusing
+  /// a built-in identifier) is logged and makes creating that op throw an error
+  /// naming both: registrars run while a library loads, where throwing would abort.
   static void registerOp(const OperatorIdentifier &id, const OpDefinition &def, bool isPublic,
-                         OpFactoryFunc factory);
+                         OpFactoryFunc factory, const std::type_info *opClass = nullptr);
   /// Creates the op for `domain.type` at the newest registered version <=
   /// `opsetVersion` (an exact identifier when opsetVersion < 0 uses id.version).
   static std::unique_ptr<Op> createOp(const OpDomain &domain, const OpType &type, int64_t opsetVersion,
@@ -74,9 +79,12 @@ public:
 template <class OP> class OpCreator {
 public:
   OpCreator(const OpDefinitions &defs, OpManager::OpFactoryFunc factory, bool isPublic = true) {
-    for (const auto &[id, def] : defs) OpManager::registerOp(id, def, isPublic, factory);
+    for (const auto &[id, def] : defs) OpManager::registerOp(id, def, isPublic, factory, &typeid(OP));
   }
-  explicit OpCreator(const OpDefinitions &defs, bool isPublic = true)
+  /// For ops constructible from (opid, settings). Takes exactly a bool, so that
+  /// (defs, lambda) picks the factory constructor instead of converting the lambda.
+  template <class B = bool, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
+  explicit OpCreator(const OpDefinitions &defs, B isPublic = true)
       : OpCreator(defs, [](const OpCreatorInfo &info) -> std::unique_ptr<Op> {
           return std::make_unique<OP>(info.opid, info.settings);
         }, isPublic) {}
@@ -98,7 +106,7 @@ template <class OP> struct BuiltinOpRegistrar {
     else
       factory = [](const OpCreatorInfo &info) -> std::unique_ptr<Op> { return notCreatable(info); };
     for (const auto &[id, def] : makeDefinitions(ids, std::move(types)))
-      OpManager::registerOp(id, def, ids.isPublic, factory);
+      OpManager::registerOp(id, def, ids.isPublic, factory, &typeid(OP));
   }
 };
 } // namespace detail

@@ -1,9 +1,11 @@
 // The process-wide op registry (lives in libpopart.so, shared by custom-op libraries).
 #include "popart/opmanager.hpp"
+#include "core/registrant.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/logging.hpp"
 #include <mutex>
+#include <regex>
 
 namespace popart {
 namespace {
@@ -13,12 +15,15 @@ struct Entry {
   OpDefinition def;
   bool isPublic;
   OpManager::OpFactoryFunc factory;
+  const std::type_info *opClass;  // may be null (registered without a class)
 };
 
 struct Registry {
   std::mutex mutex;
   // (domain, type) -> entries sorted by version
   std::map<std::pair<std::string, std::string>, std::vector<Entry>> entries;
+  // (domain, type) registered by two libraries -> the error creating it raises
+  std::map<std::pair<std::string, std::string>, std::string> conflicts;
 };
 
 Registry &registry() {
@@ -54,7 +59,38 @@ std::string versionsOf(const OpDomain &domain, const OpType &type) {
   return FormatArg(v).str();
 }
 
+bool sameClass(const std::type_info *a, const std::type_info *b) {
+  return a && b && std::string(a->name()) == b->name();
+}
+// Unknown origins count as the same object (registrations without a class).
+bool sameObject(const std::type_info *a, const std::type_info *b) {
+  std::string x = a ? sharedObjectOf(a) : "", y = b ? sharedObjectOf(b) : "";
+  return x.empty() || y.empty() || x == y;
+}
+
+// Attribute values must match the regex of their OpDefinition entry ("*": any).
+void checkAttributes(const Entry &e, const Attributes &attrs) {
+  for (const auto &[name, allowed] : e.def.attributes) {
+    const std::string &pattern = allowed.supportedValuesRegex;
+    if (!attrs.hasAttribute(name) || pattern.empty() || pattern == "*") continue;
+    std::string text = toString(attrs.values().at(name));
+    std::regex re;
+    try {
+      re = std::regex(pattern);
+    } catch (const std::regex_error &) {
+      throw error("the definition of {} gives attribute '{}' the invalid regex '{}'", toString(e.id),
+                  name, pattern);
+    }
+    if (!std::regex_match(text, re))
+      throw error("attribute '{}' has value {}, which the definition of {} does not allow (expected "
+                  "values matching '{}')", name, text, toString(e.id), pattern);
+  }
+}
+
 std::unique_ptr<Op> create(const Entry &e, const Op::Settings &settings, const Attributes &attrs) {
+  auto conflict = registry().conflicts.find({e.id.domain, e.id.type});
+  if (conflict != registry().conflicts.end()) throw error("{}", conflict->second);
+  checkAttributes(e, attrs);
   OpCreatorInfo info(e.id, settings, attrs);
   std::unique_ptr<Op> op = e.factory(info);
   if (!op) throw error("factory of {} returned no op", toString(e.id));
@@ -66,20 +102,33 @@ std::unique_ptr<Op> create(const Entry &e, const Op::Settings &settings, const A
 } // namespace
 
 void OpManager::registerOp(const OperatorIdentifier &id, const OpDefinition &def, bool isPublic,
-                           OpFactoryFunc factory) {
+                           OpFactoryFunc factory, const std::type_info *opClass) {
   auto &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto &list = r.entries[{id.domain, id.type}];
   for (auto &e : list) {
-    if (e.id.version != id.version) continue;
-    // Loading the same library twice re-runs its registrars: keep the first.
-    logging::op::debug("op {} registered again; keeping the first registration", toString(id));
-    if (e.def.inputs.size() != def.inputs.size() || e.def.outputs.size() != def.outputs.size())
-      throw error("op {} is already registered with a different definition (a custom op may not "
-                  "reuse the identifier of a built-in op)", toString(id));
-    return;
+    if (sameClass(e.opClass, opClass)) {
+      if (e.id.version != id.version) continue;
+      // A copy of a library loaded again re-runs its registrars: keep the first.
+      logging::op::debug("op {} registered again by the same class; keeping the first", toString(id));
+      return;
+    }
+    if (!sameObject(e.opClass, opClass)) {
+      std::string msg = formatMessage(
+          "op {}.{} is registered twice: by {} and by {}. A custom op may not reuse the identifier of "
+          "a built-in op or of another library's op: give it its own domain (e.g. \"custom.ops\")",
+          {FormatArg(id.domain), FormatArg(id.type), FormatArg(describeRegistrant(*e.opClass)),
+           FormatArg(describeRegistrant(*opClass))});
+      logging::op::err("{}", msg);
+      r.conflicts.emplace(std::make_pair(id.domain, id.type), msg);
+      return;
+    }
+    if (e.id.version == id.version) {
+      logging::op::warn("op {} registered twice in one library; keeping the first", toString(id));
+      return;
+    }
   }
-  list.push_back({id, def, isPublic, std::move(factory)});
+  list.push_back({id, def, isPublic, std::move(factory), opClass});
 }
 
 const OperatorIdentifier *OpManager::resolve(const OpDomain &domain, const OpType &type, int64_t opset) {

@@ -1,5 +1,6 @@
 // Opx base methods, the Opx registry and the plain-function kernel sugar.
 #include "devicex.hpp"
+#include "core/registrant.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "popart/error.hpp"
 #include "popart/logging.hpp"
@@ -14,11 +15,18 @@ namespace {
 struct OpxEntry {
   OpxFactoryFunc factory;
   std::string tag;
+  std::string object;  // shared object of the registrant ("" when unknown)
+  std::string error;   // set when two libraries registered the key
 };
 
 std::map<std::pair<std::string, std::string>, OpxEntry> &opxRegistry() {
   static std::map<std::pair<std::string, std::string>, OpxEntry> r;
   return r;
+}
+
+std::string describeOpx(const std::string &tag, const std::string &object) {
+  std::string what = tag.rfind("kernel@", 0) == 0 ? "a kernel function" : demangle(tag.c_str());
+  return what + (object.empty() ? "" : " (" + object + ")");
 }
 
 std::mutex &registryMutex() {
@@ -71,17 +79,30 @@ void verifyOpFailed(Op *op) {
   throw error("Opx cannot lower op {}: unexpected op type or identifier", op->debugName());
 }
 
-void OpxManager::registerOpx(const OperatorIdentifier &id, OpxFactoryFunc factory, const char *tag) {
+void OpxManager::registerOpx(const OperatorIdentifier &id, OpxFactoryFunc factory, const char *tag,
+                             const void *origin) {
   std::lock_guard<std::mutex> lock(registryMutex());
   auto key = std::make_pair(id.domain, id.type);
   auto &r = opxRegistry();
+  std::string object = sharedObjectOf(origin);
   auto it = r.find(key);
-  if (it != r.end()) {
-    if (it->second.tag == tag) return;  // the same library loaded twice
-    throw error("an Opx for {}.{} is already registered; a custom op cannot replace a built-in kernel",
-                id.domain, id.type);
+  if (it == r.end()) {
+    r[key] = {std::move(factory), tag, object, ""};
+    return;
   }
-  r[key] = {std::move(factory), tag};
+  OpxEntry &e = it->second;
+  if (e.tag == tag) return;  // a copy of the same library loaded again
+  if (e.object.empty() || object.empty() || e.object == object) {
+    logging::opx::warn("Opx for {}.{} registered twice in one library; keeping the first", id.domain, id.type);
+    return;
+  }
+  // Throwing here would abort the process (we are inside a library's static
+  // initialisers): remember the collision and report it when the op is lowered.
+  e.error = formatMessage("the CPU kernel (Opx) of {}.{} is registered twice: by {} and by {}. A custom "
+                          "op may not reuse the identifier of a built-in op or of another library's op",
+                          {FormatArg(id.domain), FormatArg(id.type), FormatArg(describeOpx(e.tag, e.object)),
+                           FormatArg(describeOpx(tag, object))});
+  logging::opx::err("{}", e.error);
 }
 
 bool OpxManager::hasOpx(const OperatorIdentifier &id) {
@@ -93,6 +114,7 @@ std::unique_ptr<Opx> OpxManager::createOpx(Op *op, Devicex *devicex) {
   if (it == opxRegistry().end())
     throw error("no CPU kernel (Opx) is registered for {}; if it is a custom op, its library must "
                 "register one with OpxCreator", toString(op->opid));
+  if (!it->second.error.empty()) throw error("{}", it->second.error);
   return it->second.factory(op, devicex);
 }
 
@@ -123,11 +145,12 @@ private:
 
 void registerKernel(const std::vector<OperatorIdentifier> &ids, KernelFn fn) {
   for (const auto &id : ids) {
-    // Tag by function address so re-registering the same kernel is harmless.
-    std::string tag = "kernel@" + std::to_string(reinterpret_cast<uintptr_t>(fn));
+    // Tag by the function's offset in its library, so that re-registering the
+    // same kernel (also from a copy of the library) is harmless.
+    std::string tag = "kernel@" + std::to_string(offsetInObject(reinterpret_cast<const void *>(fn)));
     popx::OpxManager::registerOpx(
         id, [fn](Op *op, popx::Devicex *d) { return std::make_unique<KernelOpx>(op, d, fn); },
-        tag.c_str());
+        tag.c_str(), reinterpret_cast<const void *>(fn));
   }
 }
 

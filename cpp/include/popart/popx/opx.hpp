@@ -57,6 +57,16 @@ private:
   std::vector<Step> steps_;
 };
 
+[[noreturn]] void verifyOpFailed(Op *op);
+
+/// Throws popart::error unless `op` is an OP with one of the identifiers.
+template <class OP> void verifyOp(Op *op, const std::vector<OperatorIdentifier> &ids) {
+  bool known = false;
+  for (const auto &id : ids) known = known || op->opid == id;
+  if (!known || dynamic_cast<OP *>(op) == nullptr) verifyOpFailed(op);
+}
+template <class OP> void verifyOp(Op *op, const OperatorIdentifier &id) { verifyOp<OP>(op, std::vector<OperatorIdentifier>{id}); }
+
 class Opx {
 public:
   Opx(Op *op, Devicex *devicex) : op_p(op), dv_p(devicex) {}
@@ -66,6 +76,11 @@ public:
   virtual void grow(Sequence &prog) const = 0;
 
   template <class OP> OP &getOp() const { return dynamic_cast<OP &>(*op_p); }
+  /// For constructors, as in PopART: `verifyOp<MyOp>(op, {MyOpId})`.
+  template <class OP> static void verifyOp(Op *op, const std::vector<OperatorIdentifier> &ids) {
+    popx::verifyOp<OP>(op, ids);
+  }
+  template <class OP> static void verifyOp(Op *op, const OperatorIdentifier &id) { popx::verifyOp<OP>(op, id); }
   TensorView getInTensor(InIndex i) const;
   /// The planned buffer of output i (write results here).
   TensorView getOutTensor(OutIndex i) const;
@@ -90,23 +105,16 @@ public:
   Devicex *dv_p;
 };
 
-[[noreturn]] void verifyOpFailed(Op *op);
-
-/// Throws popart::error unless `op` is an OP with one of the identifiers.
-template <class OP> void verifyOp(Op *op, const std::vector<OperatorIdentifier> &ids) {
-  bool known = false;
-  for (const auto &id : ids) known = known || op->opid == id;
-  if (!known || dynamic_cast<OP *>(op) == nullptr) verifyOpFailed(op);
-}
-template <class OP> void verifyOp(Op *op, const OperatorIdentifier &id) { verifyOp<OP>(op, std::vector<OperatorIdentifier>{id}); }
-
 using OpxFactoryFunc = std::function<std::unique_ptr<Opx>(Op *, Devicex *)>;
 
 /// Opxs are keyed by domain and type (never version). Registering the same
-/// key twice from the same factory type is ignored; a different one throws.
+/// key twice with the same tag (a library loaded twice) is ignored; another tag
+/// from another library is logged and makes lowering that op throw an error
+/// naming both. `origin` is an address inside the registering library.
 class OpxManager {
 public:
-  static void registerOpx(const OperatorIdentifier &id, OpxFactoryFunc factory, const char *tag);
+  static void registerOpx(const OperatorIdentifier &id, OpxFactoryFunc factory, const char *tag,
+                          const void *origin = nullptr);
   static std::unique_ptr<Opx> createOpx(Op *op, Devicex *devicex);
   static bool hasOpx(const OperatorIdentifier &id);
 };
@@ -117,7 +125,7 @@ public:
   OpxCreator(const std::vector<OperatorIdentifier> &ids) {
     for (const auto &id : ids)
       OpxManager::registerOpx(id, [](Op *op, Devicex *d) { return std::make_unique<OPX>(op, d); },
-                              typeid(OPX).name());
+                              typeid(OPX).name(), &typeid(OPX));
   }
 };
 
