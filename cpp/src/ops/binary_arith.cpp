@@ -17,7 +17,8 @@ Shape legacyShapeB(const Shape &a, const Shape &b, int64_t axis) {
   const auto ra = static_cast<int64_t>(a.size()), rb = static_cast<int64_t>(b.size());
   if (rb > ra) throw error("legacy broadcast (opset < 7): input B of rank {} exceeds rank {} of A", rb, ra);
   if (axis < 0) axis = ra - rb;
-  if (axis > ra - rb) throw error("legacy broadcast (opset < 7): axis {} out of range for ranks {} and {}", axis, ra, rb);
+  if (axis > ra - rb)
+    throw error("legacy broadcast (opset < 7): axis {} out of range for ranks {} and {}", axis, ra, rb);
   Shape eff(static_cast<size_t>(ra), 1);
   for (int64_t d = 0; d < rb; ++d) {
     if (b[d] != 1 && b[d] != a[axis + d])

@@ -77,17 +77,21 @@ template <class T, class F> void runArith(const BroadcastPlan &p, const void *a,
 // x^e for one exponent value: common exponents avoid pow().
 template <class T> void powScalar(const T *x, T *y, int64_t n, double e) {
   using C = compute_t<T>;
+  constexpr bool fp = !std::is_integral_v<T>;
+  auto map = [x, y](int64_t s, int64_t t, auto f) {
+    forEachIndex<fp>(t - s, [&](int64_t i) { y[s + i] = f(x[s + i]); });
+  };
   popx::Opx::parallelFor(n, [&](int64_t s, int64_t t) {
-    if (e == 2.0) for (int64_t i = s; i < t; ++i) { C v = x[i]; y[i] = T(v * v); }
-    else if (e == 1.0) for (int64_t i = s; i < t; ++i) y[i] = x[i];
-    else if (e == 0.5 && !std::is_integral_v<T>) for (int64_t i = s; i < t; ++i) y[i] = T(static_cast<C>(std::sqrt(C(x[i]))));
-    else if (e == -1.0 && !std::is_integral_v<T>) for (int64_t i = s; i < t; ++i) y[i] = T(C(1) / C(x[i]));
-    else for (int64_t i = s; i < t; ++i) y[i] = powElem(x[i], e);
+    if (e == 2.0) map(s, t, [](T v) { return T(static_cast<C>(C(v) * C(v))); });
+    else if (e == 1.0) map(s, t, [](T v) { return v; });
+    else if (fp && e == 0.5) map(s, t, [](T v) { return T(static_cast<C>(std::sqrt(C(v)))); });
+    else if (fp && e == -1.0) map(s, t, [](T v) { return T(static_cast<C>(C(1) / C(v))); });
+    else map(s, t, [e](T v) { return powElem(v, e); });
   }, 16384);
 }
 
-template <class T, class E> void runPow(const BroadcastPlan &p, const void *a, const void *b, void *o, int64_t nb,
-                                        int64_t no) {
+template <class T, class E>
+void runPow(const BroadcastPlan &p, const void *a, const void *b, void *o, int64_t nb, int64_t no) {
   const T *x = static_cast<const T *>(a);
   const E *e = static_cast<const E *>(b);
   if (nb == 1 && (!std::is_integral_v<T> || !std::is_integral_v<E>))  // output has a's layout
@@ -112,7 +116,8 @@ Step arithStep(const std::string &type, const BroadcastPlan &p, const popx::Tens
 }
 
 template <class T>
-Step powStep(const BroadcastPlan &p, const popx::TensorView &a, const popx::TensorView &b, const popx::TensorView &o) {
+Step powStep(const BroadcastPlan &p, const popx::TensorView &a, const popx::TensorView &b,
+             const popx::TensorView &o) {
   const void *pa = a.raw(), *pb = b.raw();
   void *po = o.raw();
   int64_t nb = b.nelms(), no = o.nelms();

@@ -3,10 +3,19 @@
 // may be run-time tensors), else from the opset < 11 attributes, else +-inf.
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
+#include "vmath.hpp"
 #include <limits>
 
 namespace popart::cpu {
 namespace {
+
+POPART_SIMD_CLONES void clipF32(const float *x, float *y, int64_t n, float lo, float hi) {
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) {
+    float v = x[i] < lo ? lo : x[i];
+    y[i] = v > hi ? hi : v;
+  }
+}
 
 void clipFwd(KernelContext &ctx) {
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
@@ -23,6 +32,7 @@ void clipFwd(KernelContext &ctx) {
     const T *x = ctx.in<T>(0).data();
     T *y = ctx.out<T>(0).data();
     popx::Opx::parallelFor(ctx.out<T>(0).size(), [&](int64_t b, int64_t e) {
+      if constexpr (std::is_same_v<T, float>) return clipF32(x + b, y + b, e - b, lo, hi);
       for (int64_t i = b; i < e; ++i) {
         C v = C(x[i]);
         v = v < lo ? lo : v;

@@ -18,7 +18,7 @@ namespace {
 // std::sqrt: use the packed instruction of the widest available unit.
 __attribute__((target("avx512f"))) void sqrtAvx512(const float *x, float *y, int64_t n) {
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, _mm512_sqrt_ps(_mm512_loadu_ps(x + i)));
+  for (; i + 16 <= n; i += 16) _mm512_storeu_ps(y + i, _mm512_maskz_sqrt_ps(0xffff, _mm512_loadu_ps(x + i)));
   for (; i < n; ++i) _mm_store_ss(y + i, _mm_sqrt_ss(_mm_load_ss(x + i)));
 }
 __attribute__((target("avx"))) void sqrtAvx(const float *x, float *y, int64_t n) {
@@ -97,9 +97,18 @@ template <class F> void mapFloat(KernelContext &ctx, void (*f32)(const float *, 
 }
 
 // float16 goes through the float32 approximations; double through <cmath>.
-template <class C> C expOf(C v) { if constexpr (std::is_same_v<C, float>) return vmath::exp(v); else return std::exp(v); }
-template <class C> C tanhOf(C v) { if constexpr (std::is_same_v<C, float>) return vmath::tanh(v); else return std::tanh(v); }
-template <class C> C erfOf(C v) { if constexpr (std::is_same_v<C, float>) return vmath::erf(v); else return std::erf(v); }
+template <class C> C expOf(C v) {
+  if constexpr (std::is_same_v<C, float>) return vmath::exp(v);
+  else return std::exp(v);
+}
+template <class C> C tanhOf(C v) {
+  if constexpr (std::is_same_v<C, float>) return vmath::tanh(v);
+  else return std::tanh(v);
+}
+template <class C> C erfOf(C v) {
+  if constexpr (std::is_same_v<C, float>) return vmath::erf(v);
+  else return std::erf(v);
+}
 
 void sqrtFwd(KernelContext &ctx) { mapFloat(ctx, sqrtF32, [](auto v) { return std::sqrt(v); }); }
 void expFwd(KernelContext &ctx) { mapFloat(ctx, expF32, [](auto v) { return expOf(v); }); }
@@ -134,7 +143,8 @@ void erfFwd(KernelContext &ctx) {
   if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapFloat(ctx, erfF32, [](auto v) { return v; });
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_integral_v<T>) mapTyped<T>(ctx, [](T v) { return static_cast<T>(std::erf(double(v))); });
+    if constexpr (std::is_integral_v<T>)
+      mapTyped<T>(ctx, [](T v) { return static_cast<T>(std::erf(double(v))); });
     else mapTyped<T>(ctx, [](auto v) { return erfOf(v); });
   });
 }
