@@ -100,6 +100,81 @@ class OpTester:
         return got
 
 
+    def check_grad(self, op_type, inputs, reference, wrt=None, attrs=None, opset=11, domain="",
+                   rtol=1e-3, atol=1e-4, seed=0):
+        """Checks d(sum(out0 * c))/d(input) against central finite differences of
+        `reference` in float64, for a fixed random cotangent c.
+
+        Inputs listed in `wrt` (default: every float input) become trainable
+        weights; the loss is IdentityLoss(Mul(out0, c), Sum) and the session
+        trains with learning rate 0, anchoring Gradient___in<i>."""
+        plain = [x.value if isinstance(x, OpTester.const) else (None if x is None else np.asarray(x))
+                 for x in inputs]
+        if wrt is None:
+            wrt = [i for i, x in enumerate(plain) if x is not None and x.dtype.kind == "f"]
+        out = np.asarray(reference(*[None if x is None else x.astype(np.float64) if x.dtype.kind == "f" else x
+                                     for x in plain]))
+        rng = np.random.RandomState(seed)
+        cot = rng.uniform(0.5, 1.5, out.shape) * rng.choice([-1, 1], out.shape)
+        got = self._popart_grads(op_type, inputs, plain, wrt, attrs, opset, domain, cot)
+        for i in wrt:
+            want = numeric_grad(reference, plain, i, cot)
+            np.testing.assert_allclose(got[i].astype(np.float64), want, rtol=rtol, atol=atol,
+                                       err_msg=f"gradient of input {i}")
+
+    def _popart_grads(self, op_type, inputs, plain, wrt, attrs, opset, domain, cot):
+        nodes_in, graph_in, inits, feeds = [], [], [], {}
+        for i, x in enumerate(inputs):
+            name = f"in{i}"
+            if x is None:
+                nodes_in.append("")
+                continue
+            nodes_in.append(name)
+            if i in wrt or isinstance(x, OpTester.const):
+                inits.append(onnx.numpy_helper.from_array(plain[i], name))
+            else:
+                graph_in.append(oh.make_tensor_value_info(name, onnx_type(plain[i].dtype), list(plain[i].shape)))
+                feeds[name] = plain[i]
+        dtype = plain[wrt[0]].dtype
+        nodes = [oh.make_node(op_type, nodes_in, ["out0"], domain=domain, **(attrs or {})),
+                 oh.make_node("Constant", [], ["cot"],
+                              value=onnx.numpy_helper.from_array(cot.astype(dtype), "cot")),
+                 oh.make_node("Mul", ["out0", "cot"], ["weighted"]),
+                 oh.make_node("IdentityLoss", ["weighted"], ["loss"], domain="ai.graphcore", reduction=0)]
+        graph = oh.make_graph(nodes, "grad_test", graph_in,
+                              [oh.make_tensor_value_info("loss", onnx_type(dtype), [])], initializer=inits)
+        opsets = [oh.make_opsetid("", opset), oh.make_opsetid("ai.graphcore", 1)]
+        if domain and domain != "ai.graphcore":
+            opsets.append(oh.make_opsetid(domain, 1))
+        model = oh.make_model(graph, opset_imports=opsets)
+        model.ir_version = min(model.ir_version, 10)
+        anchors = [f"Gradient___in{i}" for i in wrt]
+        s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, anchors), "loss",
+                                   popart.ConstSGD(0.0), popart.DeviceManager().createCpuDevice())
+        s.prepareDevice()
+        res = s.initAnchorArrays()
+        s.run(popart.PyStepIO(feeds, res))
+        return {i: res[f"Gradient___in{i}"] for i in wrt}
+
+
+def numeric_grad(reference, inputs, index, cot, eps=1e-6):
+    """Central differences of sum(reference(*inputs) * cot) w.r.t. inputs[index], in float64."""
+    args = [None if x is None else (x.astype(np.float64) if x.dtype.kind == "f" else x) for x in inputs]
+    x = args[index]
+    grad = np.zeros_like(x)
+    flat, gflat = x.reshape(-1), grad.reshape(-1)
+    for k in range(flat.size):
+        old = flat[k]
+        step = eps * max(1.0, abs(old))
+        flat[k] = old + step
+        up = np.sum(np.asarray(reference(*args)) * cot)
+        flat[k] = old - step
+        down = np.sum(np.asarray(reference(*args)) * cot)
+        flat[k] = old
+        gflat[k] = (up - down) / (2 * step)
+    return grad
+
+
 @pytest.fixture
 def op_tester():
     return OpTester()
