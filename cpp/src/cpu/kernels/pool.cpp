@@ -40,7 +40,7 @@ template <class T> struct PoolLoop {
   const PoolShape &ps;
   Window3 w;
 
-  /// One output element at window origin o of plane `plane`: y, and the argmax for MaxPool.
+  /// The output element at output position o of one plane x: y, and the argmax for MaxPool.
   void element(const T *x, const int64_t o[3], T &y, int64_t *index) const {
     Acc best = std::numeric_limits<Acc>::lowest(), sum = 0;
     int64_t count = 0, arg = 0;
