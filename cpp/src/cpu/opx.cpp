@@ -93,7 +93,8 @@ void OpxManager::registerOpx(const OperatorIdentifier &id, OpxFactoryFunc factor
   OpxEntry &e = it->second;
   if (e.tag == tag) return;  // a copy of the same library loaded again
   if (e.object.empty() || object.empty() || e.object == object) {
-    logging::opx::warn("Opx for {}.{} registered twice in one library; keeping the first", id.domain, id.type);
+    logging::opx::warn("Opx for {}.{} registered twice in one library; keeping the first", id.domain,
+                       id.type);
     return;
   }
   // Throwing here would abort the process (we are inside a library's static
