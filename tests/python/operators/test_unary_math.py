@@ -35,7 +35,7 @@ REFS = {
 }
 
 
-def grid(dtype, lo=-12.0, hi=12.0, n=4001):
+def grid(dtype, lo=-12.0, hi=12.0, n=4000):
     return np.linspace(lo, hi, n).astype(dtype)
 
 

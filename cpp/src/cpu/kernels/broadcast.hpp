@@ -5,6 +5,7 @@
 #pragma once
 #include "popart/error.hpp"
 #include "popart/popx/opx.hpp"
+#include "vmath.hpp"
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -66,11 +67,11 @@ void runBroadcastRows(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, R
   if (p.rows == 1) {  // one contiguous run: split it between threads
     popx::Opx::parallelFor(p.inner, [&](int64_t s, int64_t e) {
       row(a + (p.innerA ? s : 0), b + (p.innerB ? s : 0), o + s, e - s, mode);
-    });
+    }, kMemoryBoundGrain);
     return;
   }
   const int nd = static_cast<int>(p.dims.size());
-  const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(p.inner, 1));
+  const int64_t grain = std::max<int64_t>(1, kMemoryBoundGrain / std::max<int64_t>(p.inner, 1));
   popx::Opx::parallelFor(p.rows, [&](int64_t r0, int64_t r1) {
     std::array<int64_t, 32> idx{};
     int64_t offA = 0, offB = 0;

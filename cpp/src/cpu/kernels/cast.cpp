@@ -3,6 +3,7 @@
 // the buffers differ (constant folding).
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
+#include "vmath.hpp"
 #include <cstring>
 #include <type_traits>
 
@@ -30,7 +31,7 @@ void castFwd(KernelContext &ctx) {
       To *y = static_cast<To *>(yv.raw());
       popx::Opx::parallelFor(xv.nelms(), [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) y[i] = convert<To>(x[i]);
-      });
+      }, kMemoryBoundGrain);
     });
   });
 }

@@ -38,7 +38,7 @@ void clipFwd(KernelContext &ctx) {
         v = v < lo ? lo : v;
         y[i] = T(v > hi ? hi : v);
       }
-    });
+    }, kMemoryBoundGrain);
   });
 }
 

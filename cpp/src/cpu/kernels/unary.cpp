@@ -85,14 +85,17 @@ template <class T, class F> void mapTyped(KernelContext &ctx, F f) {
   });
 }
 
-/// Floating-point op: float32 through `f32` (an array function), others via `f`.
-template <class F> void mapFloat(KernelContext &ctx, void (*f32)(const float *, float *, int64_t), F f) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT && f32) {
-    const float *x = ctx.in<float>(0).data();
-    float *y = ctx.out<float>(0).data();
-    popx::Opx::parallelFor(ctx.out<float>(0).size(), [&](int64_t b, int64_t e) { f32(x + b, y + b, e - b); });
-    return;
-  }
+/// float32 y = f32(x) over array chunks split between threads.
+void mapF32(KernelContext &ctx, void (*f32)(const float *, float *, int64_t), int64_t grain) {
+  const float *x = ctx.in<float>(0).data();
+  float *y = ctx.out<float>(0).data();
+  popx::Opx::parallelFor(ctx.out<float>(0).size(), [&](int64_t b, int64_t e) { f32(x + b, y + b, e - b); }, grain);
+}
+
+/// Floating-point op: float32 through the array function `f32` (if any), others via `f`.
+template <class F>
+void mapFloat(KernelContext &ctx, void (*f32)(const float *, float *, int64_t), F f, int64_t grain = 4096) {
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT && f32) return mapF32(ctx, f32, grain);
   dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) { mapTyped<decltype(tag)>(ctx, f); });
 }
 
@@ -110,7 +113,7 @@ template <class C> C erfOf(C v) {
   else return std::erf(v);
 }
 
-void sqrtFwd(KernelContext &ctx) { mapFloat(ctx, sqrtF32, [](auto v) { return std::sqrt(v); }); }
+void sqrtFwd(KernelContext &ctx) { mapFloat(ctx, sqrtF32, [](auto v) { return std::sqrt(v); }, kMemoryBoundGrain); }
 void expFwd(KernelContext &ctx) { mapFloat(ctx, expF32, [](auto v) { return expOf(v); }); }
 void logFwd(KernelContext &ctx) { mapFloat(ctx, nullptr, [](auto v) { return std::log(v); }); }
 void sigmoidFwd(KernelContext &ctx) {
@@ -121,15 +124,17 @@ void sigmoidFwd(KernelContext &ctx) {
   });
 }
 void tanhFwd(KernelContext &ctx) { mapFloat(ctx, tanhF32, [](auto v) { return tanhOf(v); }); }
-void reciprocalFwd(KernelContext &ctx) { mapFloat(ctx, reciprocalF32, [](auto v) { return decltype(v)(1) / v; }); }
+void reciprocalFwd(KernelContext &ctx) {
+  mapFloat(ctx, reciprocalF32, [](auto v) { return decltype(v)(1) / v; }, kMemoryBoundGrain);
+}
 
 void leakyReluFwd(KernelContext &ctx) {
   float alpha = ctx.op().attr<Attributes::Float>("alpha", 0.01f);
   if (ctx.inInfo(0).dataType() == DataType::FLOAT) {
     const float *x = ctx.in<float>(0).data();
     float *y = ctx.out<float>(0).data();
-    popx::Opx::parallelFor(ctx.out<float>(0).size(),
-                           [&](int64_t b, int64_t e) { leakyReluF32(x + b, y + b, e - b, alpha); });
+    auto run = [&](int64_t b, int64_t e) { leakyReluF32(x + b, y + b, e - b, alpha); };
+    popx::Opx::parallelFor(ctx.out<float>(0).size(), run, kMemoryBoundGrain);
     return;
   }
   dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
@@ -140,7 +145,7 @@ void leakyReluFwd(KernelContext &ctx) {
 }
 
 void erfFwd(KernelContext &ctx) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapFloat(ctx, erfF32, [](auto v) { return v; });
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapF32(ctx, erfF32, 4096);
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_integral_v<T>)
@@ -150,16 +155,17 @@ void erfFwd(KernelContext &ctx) {
 }
 
 void negFwd(KernelContext &ctx) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapFloat(ctx, negF32, [](auto v) { return v; });
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapF32(ctx, negF32, kMemoryBoundGrain);
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_unsigned_v<T>) throw error("Neg does not support unsigned type {}", ctx.inInfo(0).data_type());
+    if constexpr (std::is_unsigned_v<T>)
+      throw error("Neg does not support unsigned type {}", ctx.inInfo(0).data_type());
     else mapTyped<T>(ctx, [](auto v) { return -v; });
   });
 }
 
 void absFwd(KernelContext &ctx) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapFloat(ctx, absF32, [](auto v) { return v; });
+  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapF32(ctx, absF32, kMemoryBoundGrain);
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_unsigned_v<T>) mapTyped<T>(ctx, [](auto v) { return v; });

@@ -13,6 +13,12 @@
 #define POPART_SIMD_CLONES
 #endif
 
+namespace popart::cpu {
+/// Elements per thread below which a memory-bound loop (add, abs, clip, cast)
+/// stays on one thread: forking costs more than the work.
+constexpr int64_t kMemoryBoundGrain = 32768;
+} // namespace popart::cpu
+
 namespace popart::cpu::vmath {
 
 inline float bitsToFloat(int32_t b) {
