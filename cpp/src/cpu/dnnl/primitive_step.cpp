@@ -1,19 +1,46 @@
 // Primitive lists with layout reorders and FLOAT16 staging, run as one step.
 #include "primitive_step.hpp"
+#include "popart/error.hpp"
 #include "popart/logging.hpp"
+#include <cstdlib>
+#include <memory>
 
 namespace popart::cpu {
+namespace {
+
+/// Slot i of this thread's workspace, grown to at least `bytes` (steps run one at a time per thread).
+void *dnnlWorkspaceSlot(size_t i, size_t bytes) {
+  struct Slot {
+    std::unique_ptr<char, decltype(&std::free)> data{nullptr, &std::free};
+    size_t size = 0;
+  };
+  thread_local std::vector<Slot> slots;
+  if (slots.size() <= i) slots.resize(i + 1);
+  auto &s = slots[i];
+  if (s.size < bytes) {
+    s.data.reset(static_cast<char *>(std::aligned_alloc(64, (bytes + 63) / 64 * 64)));
+    if (!s.data) throw error("cannot allocate {} bytes of oneDNN workspace", bytes);
+    s.size = bytes;
+  }
+  return s.data.get();
+}
+
+} // namespace
+
+dnnl::memory PrimitiveStep::workspaceMemory(const dnnl::memory::desc &md) {
+  workspace_.push_back(dnnl::memory(md, dnnl_ctx::engine(), static_cast<void *>(nullptr)));
+  return workspace_.back();
+}
 
 dnnl::memory PrimitiveStep::inputAs(const dnnl::memory &plain, const dnnl::memory::desc &want) {
   if (plain.get_desc() == want) return plain;
-  dnnl::memory m(want, dnnl_ctx::engine());
+  auto m = workspaceMemory(want);
   add(dnnl::reorder(plain, m), {{DNNL_ARG_FROM, plain}, {DNNL_ARG_TO, m}});
   return m;
 }
 
 dnnl::memory PrimitiveStep::outputAs(const dnnl::memory &plain, const dnnl::memory::desc &have) {
-  if (plain.get_desc() == have) return plain;
-  return dnnl::memory(have, dnnl_ctx::engine());
+  return plain.get_desc() == have ? plain : workspaceMemory(have);
 }
 
 void PrimitiveStep::finishOutput(const dnnl::memory &produced, const dnnl::memory &plain) {
@@ -22,6 +49,8 @@ void PrimitiveStep::finishOutput(const dnnl::memory &produced, const dnnl::memor
 }
 
 void PrimitiveStep::operator()() const {
+  for (size_t i = 0; i < workspace_.size(); ++i)
+    workspace_[i].set_data_handle(dnnlWorkspaceSlot(i, workspace_[i].get_desc().get_size()));
   staging.toFloat();
   auto &s = dnnl_ctx::stream();
   for (const auto &[p, args] : primitives) p.execute(s, args);

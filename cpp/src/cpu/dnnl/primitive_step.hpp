@@ -1,5 +1,7 @@
 // One run-time step executing oneDNN primitives over memories bound at grow()
 // time (planned buffers have stable addresses), with FLOAT16 staging around them.
+// Tensors in oneDNN's own layouts (reorder targets) live in a per-thread
+// workspace shared by all steps: its size is the largest step's, not the sum.
 #pragma once
 #include "dnnl_context.hpp"
 #include "float_staging.hpp"
@@ -18,13 +20,19 @@ struct PrimitiveStep {
 
   void add(dnnl::primitive p, Args args) { primitives.emplace_back(std::move(p), std::move(args)); }
   /// `plain` seen with layout `want`: `plain` itself when the layouts agree,
-  /// else a oneDNN-owned memory filled by a reorder appended now.
+  /// else a workspace memory filled by a reorder appended now.
   dnnl::memory inputAs(const dnnl::memory &plain, const dnnl::memory::desc &want);
   /// Memory of layout `have` for a primitive output that must end in `plain`:
-  /// `plain` itself when the layouts agree; else call finishOutput after adding the primitive.
-  static dnnl::memory outputAs(const dnnl::memory &plain, const dnnl::memory::desc &have);
+  /// `plain` itself when the layouts agree (else a workspace memory); then call
+  /// finishOutput after adding the primitive.
+  dnnl::memory outputAs(const dnnl::memory &plain, const dnnl::memory::desc &have);
   void finishOutput(const dnnl::memory &produced, const dnnl::memory &plain);
+  /// Runs the step; a step object must not run on two threads at once.
   void operator()() const;
+
+private:
+  dnnl::memory workspaceMemory(const dnnl::memory::desc &md);
+  std::vector<dnnl::memory> workspace_;  // bound to per-thread workspace slot i at each run
 };
 
 /// Appends a step running `step` to `prog`; logs (opx, debug) the implementations oneDNN chose for opx's op.

@@ -102,7 +102,7 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
   PrimitiveStep::Args args{{DNNL_ARG_SRC, step->inputAs(xPlain, pd.src_desc())},
                            {DNNL_ARG_WEIGHTS, step->inputAs(wPlain, pd.weights_desc())}};
   if (opx.hasInput(2)) args[DNNL_ARG_BIAS] = dnnl_ctx::plainMemory({cs.m}, st.in(opx, 2).raw());
-  auto y = PrimitiveStep::outputAs(yPlain, pd.dst_desc());
+  auto y = step->outputAs(yPlain, pd.dst_desc());
   args[DNNL_ARG_DST] = y;
   step->add(dnnl::convolution_forward(pd), std::move(args));
   step->finishOutput(y, yPlain);
