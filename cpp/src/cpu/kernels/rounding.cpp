@@ -1,0 +1,52 @@
+// Sign, Floor, Ceil, Round (half to even; also ai.graphcore Round and NearbyInt).
+// Branch-free so float loops vectorise: floor via truncation toward zero and a -1
+// fix-up, round-half-even via (|x| + 2^p) - 2^p; |x| >= 2^p is already integral.
+#include "unary_fn.hpp"
+
+namespace popart::cpu {
+namespace {
+
+template <class C> struct RoundLimits;  // 2^(mantissa bits): every |x| >= it is an integer
+template <> struct RoundLimits<float> { static constexpr float big = 8388608.0f; using Int = int32_t; };
+template <> struct RoundLimits<double> { static constexpr double big = 4503599627370496.0; using Int = int64_t; };
+
+struct FloorF {
+  template <class C> C operator()(C x) const {
+    using L = RoundLimits<C>;
+    C t = static_cast<C>(static_cast<typename L::Int>(std::fabs(x) < L::big ? x : C(0)));
+    t = t > x ? t - C(1) : t;
+    return std::fabs(x) < L::big ? std::copysign(t, x) : x;  // keeps -0, NaN, inf
+  }
+};
+struct CeilF {
+  template <class C> C operator()(C x) const { return -FloorF{}(-x); }
+};
+struct RoundEvenF {
+  template <class C> C operator()(C x) const {
+    using L = RoundLimits<C>;
+    C a = std::fabs(x);
+    C r = (a + L::big) - L::big;  // the addition rounds to nearest, ties to even
+    return a < L::big ? std::copysign(r, x) : x;
+  }
+};
+struct SignF {
+  template <class C> C operator()(C x) const {
+    if constexpr (std::is_unsigned_v<C>) return x > C(0) ? C(1) : C(0);
+    else return x > C(0) ? C(1) : (x < C(0) ? C(-1) : x);  // 0 and NaN map to themselves
+  }
+};
+
+UnaryStep roundingStep(const Op &op, const popx::TensorView &x, const popx::TensorView &y) {
+  const std::string t = unaryBaseType(op);
+  if (t == "Sign") return numericUnaryStep(x, y, SignF{});
+  if (t == "Floor") return floatUnaryStep(x, y, FloorF{});
+  if (t == "Ceil") return floatUnaryStep(x, y, CeilF{});
+  if (t == "Round" || t == "NearbyInt") return floatUnaryStep(x, y, RoundEvenF{});
+  throw error("no rounding kernel for {}", t);
+}
+
+} // namespace
+static popx::OpxCreator<UnaryFnOpx<roundingStep>> roundingOpxCreator(withInplaceIds(
+    {onnxOp("Sign"), onnxOp("Floor"), onnxOp("Ceil"), onnxOp("Round"), graphcoreOp("NearbyInt")}));
+static popx::OpxCreator<UnaryFnOpx<roundingStep>> roundingGcOpxCreator(graphcoreOp("Round"));
+} // namespace popart::cpu

@@ -1,0 +1,137 @@
+// Element-wise unary ops y = f(x; attributes), one class for all (no gradients yet):
+// rounding, trigonometric/hyperbolic, activations and logic predicates. Each op whose
+// output type is its input type has an in-place variant "<Type>Inplace" (same kernel).
+#include "popart/error.hpp"
+#include "popart/op/elementwise.hpp"
+#include "popart/opmanager.hpp"
+
+namespace popart {
+namespace {
+
+const std::string kUnaryInplace = "Inplace";
+
+bool unaryIsInplace(const std::string &type) {
+  const size_t n = kUnaryInplace.size();
+  return type.size() > n && type.compare(type.size() - n, n, kUnaryInplace) == 0;
+}
+
+class UnaryFnOp final : public ElementWiseUnaryOp {
+public:
+  UnaryFnOp(const OperatorIdentifier &id, const Settings &settings)
+      : ElementWiseUnaryOp(id, settings), inplace_(unaryIsInplace(id.type)) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+
+  void setup() override {
+    outInfo(0) = inInfo(0);
+    if (opid.type == "IsNaN" || opid.type == "IsInf") outInfo(0) = TensorInfo(DataType::BOOL, inShape(0));
+    checkAttributes();
+  }
+
+  bool aliases(InIndex in, OutIndex out) const override { return inplace_ && in == 0 && out == 0; }
+  bool modifies(InIndex in) const override { return inplace_ && in == 0; }
+  std::vector<std::tuple<OperatorIdentifier, float>> inplacePriorityDefault() const override {
+    if (inplace_ || outInfo(0).dataType() != inInfo(0).dataType()) return {};
+    return {{internalOp(opid.type + kUnaryInplace), 10.0f}};
+  }
+  std::unique_ptr<Op> getInplaceVariant(const OperatorIdentifier &id) const override {
+    auto op = std::make_unique<UnaryFnOp>(id, settings);
+    op->attributes() = attributes();
+    if (opid.domain == Domain::ai_graphcore && opid.type == "Gelu")  // ai.graphcore Gelu is the tanh form
+      op->attributes().setAttribute("approximate", std::string("tanh"));
+    return op;
+  }
+
+private:
+  void checkAttributes() const {
+    const std::string &t = opid.type;
+    if ((t == "Gelu" || t == "GeluInplace") && opid.domain == Domain::ai_onnx) {
+      auto a = attr<Attributes::String>("approximate", "none");
+      if (a != "none" && a != "tanh") throw error("attribute approximate='{}' is not supported (expected 'none' or 'tanh')", a);
+    }
+    if ((t == "Celu" || t == "CeluInplace") && attr<Attributes::Float>("alpha", 1.0f) == 0.0f)
+      throw error("attribute alpha must not be 0 (Celu divides by alpha)");
+  }
+  bool inplace_;
+};
+
+} // namespace
+
+// Rounding and sign.
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Sign", {9, 13}), numericTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Floor", {1, 6, 13}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Ceil", {1, 6, 13}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Round", {11}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Round"), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("NearbyInt"), floatTypes());
+// Trigonometric, hyperbolic, exp/log variants.
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Sin", {7}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Cos", {7}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Tan", {7}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Asin", {7}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Acos", {7}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Atan", {7}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Sinh", {9}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Cosh", {9}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Asinh", {9}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Acosh", {9}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Atanh", {9}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Expm1"), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Log1p"), floatTypes());
+// Activations.
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Elu", {1, 6}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Selu", {1, 6}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Celu", {12}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("HardSigmoid", {1, 6}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("HardSwish", {14}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Softsign", {1}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Softplus", {1}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("ThresholdedRelu", {10}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Shrink", {9}), numericTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Gelu", {20}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Gelu"), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("GeluErf"), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Swish"), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Scale"), numericTypes());
+// Logic and predicates.
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Not", {1}), {DataType::BOOL});
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("BitwiseNot", {18}), intTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("BitwiseNot"), intTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("IsNaN", {9, 13, 20}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("IsInf", {10, 20}), floatTypes());
+
+#define POPART_UNARY_FN_INPLACE(NAME) POPART_REGISTER_OP(UnaryFnOp, internalOp(NAME "Inplace"))
+POPART_UNARY_FN_INPLACE("Sign");
+POPART_UNARY_FN_INPLACE("Floor");
+POPART_UNARY_FN_INPLACE("Ceil");
+POPART_UNARY_FN_INPLACE("Round");
+POPART_UNARY_FN_INPLACE("NearbyInt");
+POPART_UNARY_FN_INPLACE("Sin");
+POPART_UNARY_FN_INPLACE("Cos");
+POPART_UNARY_FN_INPLACE("Tan");
+POPART_UNARY_FN_INPLACE("Asin");
+POPART_UNARY_FN_INPLACE("Acos");
+POPART_UNARY_FN_INPLACE("Atan");
+POPART_UNARY_FN_INPLACE("Sinh");
+POPART_UNARY_FN_INPLACE("Cosh");
+POPART_UNARY_FN_INPLACE("Asinh");
+POPART_UNARY_FN_INPLACE("Acosh");
+POPART_UNARY_FN_INPLACE("Atanh");
+POPART_UNARY_FN_INPLACE("Expm1");
+POPART_UNARY_FN_INPLACE("Log1p");
+POPART_UNARY_FN_INPLACE("Elu");
+POPART_UNARY_FN_INPLACE("Selu");
+POPART_UNARY_FN_INPLACE("Celu");
+POPART_UNARY_FN_INPLACE("HardSigmoid");
+POPART_UNARY_FN_INPLACE("HardSwish");
+POPART_UNARY_FN_INPLACE("Softsign");
+POPART_UNARY_FN_INPLACE("Softplus");
+POPART_UNARY_FN_INPLACE("ThresholdedRelu");
+POPART_UNARY_FN_INPLACE("Shrink");
+POPART_UNARY_FN_INPLACE("Gelu");
+POPART_UNARY_FN_INPLACE("GeluErf");
+POPART_UNARY_FN_INPLACE("Swish");
+POPART_UNARY_FN_INPLACE("Scale");
+POPART_UNARY_FN_INPLACE("Not");
+POPART_UNARY_FN_INPLACE("BitwiseNot");
+#undef POPART_UNARY_FN_INPLACE
+} // namespace popart
