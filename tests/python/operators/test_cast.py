@@ -71,3 +71,10 @@ def test_cast_unsupported_target(op_tester):
 def test_cast_missing_to(op_tester):
     with pytest.raises(popart.popart_exception, match="'to'"):
         op_tester.run("Cast", [values(np.float32)])
+
+
+@pytest.mark.parametrize("src,dst", [(np.float32, np.float16), (np.float16, np.float32)])
+def test_cast_half_float_long(op_tester, src, dst):
+    x = np.concatenate([np.linspace(-70000, 70000, 3001), [np.inf, -np.inf, np.nan, 1e-7, -6e-8, 65504, 65520]])
+    with np.errstate(over="ignore"):  # out-of-range values become +-inf
+        op_tester.check("Cast", [x.astype(src)], reference=lambda x: x.astype(dst), attrs={"to": onnx_type(dst)})

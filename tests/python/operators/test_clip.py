@@ -61,3 +61,9 @@ def test_clip_bound_not_scalar(op_tester):
 def test_clip_bound_type(op_tester):
     with pytest.raises(popart.popart_exception, match="'max'.*type DOUBLE"):
         op_tester.run("Clip", [data(), None, np.array(1.0, np.float64)], opset=11)
+
+
+def test_clip_float16_long(op_tester):
+    x = np.linspace(-10, 10, 5001).astype(np.float16)
+    op_tester.check("Clip", [x, np.array(-1.5, np.float16), np.array(2.25, np.float16)],
+                    reference=lambda x, a, b: np.clip(x, a, b), opset=13)

@@ -1,5 +1,5 @@
 // Add, Sub, Mul, Div, Pow kernels (forward and in-place): o = f(a, b) over a
-// broadcast plan made once at grow(). float16 computes in float; integer Div
+// broadcast plan made once at grow(). float16 is staged through float; integer Div
 // truncates (x / 0 gives 0); Pow with a one-element exponent has fast paths.
 #include "broadcast.hpp"
 #include "dispatch.hpp"
@@ -62,8 +62,29 @@ template <class F> constexpr char opChar() {
   else return '/';
 }
 
+// A float16 row in float: inputs read as vectors are converted chunk by chunk.
+void arithRowF16(const float16_t *x, const float16_t *y, float16_t *z, int64_t n, RowMode m, char op) {
+  const bool vx = m == RowMode::VV || m == RowMode::VS, vy = m == RowMode::VV || m == RowMode::SV;
+  float bx[kHalfChunk], by[kHalfChunk], bz[kHalfChunk];
+  if (!vx) bx[0] = float(x[0]);
+  if (!vy) by[0] = float(y[0]);
+  for (int64_t i = 0; i < n; i += kHalfChunk) {
+    const int64_t len = std::min(kHalfChunk, n - i);
+    if (vx) halfToFloat(x + i, bx, len);
+    if (vy) halfToFloat(y + i, by, len);
+    arithRowF32(bx, by, bz, len, m, op);
+    floatToHalf(bz, z + i, len);
+  }
+}
+
 template <class T, class F> void runArith(const BroadcastPlan &p, const void *a, const void *b, void *o, F f) {
   using C = compute_t<T>;
+  if constexpr (std::is_same_v<T, float16_t>) {
+    return runBroadcastRows(p, static_cast<const T *>(a), static_cast<const T *>(b), static_cast<T *>(o),
+                            [](const T *x, const T *y, T *z, int64_t n, RowMode m) {
+                              arithRowF16(x, y, z, n, m, opChar<F>());
+                            });
+  }
   if constexpr (std::is_same_v<T, float>) {
     return runBroadcastRows(p, static_cast<const float *>(a), static_cast<const float *>(b), static_cast<float *>(o),
                             [](const float *x, const float *y, float *z, int64_t n, RowMode m) {

@@ -1,6 +1,6 @@
 // Cast kernel: y[i] = (To) x[i] through the source's compute type (float for
-// float16); to BOOL is x != 0. Same-type casts alias, so they copy only when
-// the buffers differ (constant folding).
+// float16; F16C between float and float16); to BOOL is x != 0. Same-type casts
+// alias, so they copy only when the buffers differ (constant folding).
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
@@ -23,13 +23,22 @@ void castFwd(KernelContext &ctx) {
     if (xv.raw() != yv.raw()) std::memcpy(yv.raw(), xv.raw(), static_cast<size_t>(xv.nbytes()));
     return;
   }
+  const int64_t n = xv.nelms();
+  if (xv.dtype() == DataType::FLOAT16 && yv.dtype() == DataType::FLOAT)
+    return popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+      halfToFloat(xv.data<float16_t>() + b, yv.data<float>() + b, e - b);
+    }, kMemoryBoundGrain);
+  if (xv.dtype() == DataType::FLOAT && yv.dtype() == DataType::FLOAT16)
+    return popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+      floatToHalf(xv.data<float>() + b, yv.data<float16_t>() + b, e - b);
+    }, kMemoryBoundGrain);
   dispatchAll(xv.dtype(), [&](auto from) {
     using From = decltype(from);
     dispatchAll(yv.dtype(), [&](auto to) {
       using To = decltype(to);
       const From *x = static_cast<const From *>(xv.raw());
       To *y = static_cast<To *>(yv.raw());
-      popx::Opx::parallelFor(xv.nelms(), [&](int64_t b, int64_t e) {
+      popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) y[i] = convert<To>(x[i]);
       }, kMemoryBoundGrain);
     });

@@ -33,6 +33,8 @@ void clipFwd(KernelContext &ctx) {
     T *y = ctx.out<T>(0).data();
     popx::Opx::parallelFor(ctx.out<T>(0).size(), [&](int64_t b, int64_t e) {
       if constexpr (std::is_same_v<T, float>) return clipF32(x + b, y + b, e - b, lo, hi);
+      if constexpr (std::is_same_v<T, float16_t>)
+        return stageHalf(x + b, y + b, e - b, [&](const float *u, float *v, int64_t n) { clipF32(u, v, n, lo, hi); });
       for (int64_t i = b; i < e; ++i) {
         C v = C(x[i]);
         v = v < lo ? lo : v;

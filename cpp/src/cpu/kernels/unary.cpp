@@ -1,6 +1,6 @@
 // Element-wise unary kernels (forward and in-place): Sqrt, Exp, Log, Neg, Abs,
 // Reciprocal, Sigmoid, Tanh, Erf, LeakyRelu. float32 Exp/Sigmoid/Tanh/Erf use the
-// vectorised approximations of vmath.hpp; float16 computes in float.
+// vectorised approximations of vmath.hpp; float16 is staged through float32.
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
@@ -85,17 +85,30 @@ template <class T, class F> void mapTyped(KernelContext &ctx, F f) {
   });
 }
 
-/// float32 y = f32(x) over array chunks split between threads.
-void mapF32(KernelContext &ctx, void (*f32)(const float *, float *, int64_t), int64_t grain) {
-  const float *x = ctx.in<float>(0).data();
-  float *y = ctx.out<float>(0).data();
-  popx::Opx::parallelFor(ctx.out<float>(0).size(), [&](int64_t b, int64_t e) { f32(x + b, y + b, e - b); }, grain);
+/// y = g(x) with g(const float *, float *, n) for FLOAT (in place on chunks) and
+/// FLOAT16 (staged through float buffers); returns false for other types.
+template <class G> bool mapStaged(KernelContext &ctx, G g, int64_t grain) {
+  const DataType t = ctx.inInfo(0).dataType();
+  if (t == DataType::FLOAT) {
+    const float *x = ctx.in<float>(0).data();
+    float *y = ctx.out<float>(0).data();
+    popx::Opx::parallelFor(ctx.out<float>(0).size(), [&](int64_t b, int64_t e) { g(x + b, y + b, e - b); }, grain);
+    return true;
+  }
+  if (t == DataType::FLOAT16) {
+    const float16_t *x = ctx.in<float16_t>(0).data();
+    float16_t *y = ctx.out<float16_t>(0).data();
+    popx::Opx::parallelFor(ctx.out<float16_t>(0).size(),
+                           [&](int64_t b, int64_t e) { stageHalf(x + b, y + b, e - b, g); }, grain);
+    return true;
+  }
+  return false;
 }
 
-/// Floating-point op: float32 through the array function `f32` (if any), others via `f`.
+/// Floating-point op: FLOAT and FLOAT16 through the array function `f32` (if any), others via `f`.
 template <class F>
 void mapFloat(KernelContext &ctx, void (*f32)(const float *, float *, int64_t), F f, int64_t grain = 4096) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT && f32) return mapF32(ctx, f32, grain);
+  if (f32 && mapStaged(ctx, f32, grain)) return;
   dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) { mapTyped<decltype(tag)>(ctx, f); });
 }
 
@@ -130,13 +143,8 @@ void reciprocalFwd(KernelContext &ctx) {
 
 void leakyReluFwd(KernelContext &ctx) {
   float alpha = ctx.op().attr<Attributes::Float>("alpha", 0.01f);
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT) {
-    const float *x = ctx.in<float>(0).data();
-    float *y = ctx.out<float>(0).data();
-    auto run = [&](int64_t b, int64_t e) { leakyReluF32(x + b, y + b, e - b, alpha); };
-    popx::Opx::parallelFor(ctx.out<float>(0).size(), run, kMemoryBoundGrain);
-    return;
-  }
+  auto f32 = [alpha](const float *x, float *y, int64_t n) { leakyReluF32(x, y, n, alpha); };
+  if (mapStaged(ctx, f32, kMemoryBoundGrain)) return;
   dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
     using C = compute_t<decltype(tag)>;
     const C a = static_cast<C>(alpha);
@@ -145,7 +153,7 @@ void leakyReluFwd(KernelContext &ctx) {
 }
 
 void erfFwd(KernelContext &ctx) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapF32(ctx, erfF32, 4096);
+  if (mapStaged(ctx, erfF32, 4096)) return;
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_integral_v<T>)
@@ -155,7 +163,7 @@ void erfFwd(KernelContext &ctx) {
 }
 
 void negFwd(KernelContext &ctx) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapF32(ctx, negF32, kMemoryBoundGrain);
+  if (mapStaged(ctx, negF32, kMemoryBoundGrain)) return;
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_unsigned_v<T>)
@@ -165,7 +173,7 @@ void negFwd(KernelContext &ctx) {
 }
 
 void absFwd(KernelContext &ctx) {
-  if (ctx.inInfo(0).dataType() == DataType::FLOAT) return mapF32(ctx, absF32, kMemoryBoundGrain);
+  if (mapStaged(ctx, absF32, kMemoryBoundGrain)) return;
   dispatchNumeric(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_unsigned_v<T>) mapTyped<T>(ctx, [](auto v) { return v; });

@@ -1,9 +1,15 @@
 // Branch-free float32 approximations (<= ~2 ulp) that GCC vectorises inside
 // `#pragma omp simd` loops: exp by 2^n * poly(r) range reduction, tanh and erf
 // by odd polynomials near 0 and exp-based forms elsewhere; fitted coefficients.
+// float16 kernels stage chunks through float buffers (F16C conversions).
 #pragma once
+#include "popart/half.hpp"
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 // Array loops over these are compiled for AVX-512, AVX2+FMA and baseline x86-64,
 // picked at load time (ifunc).
@@ -81,3 +87,58 @@ inline float erf(float x) {
 }
 
 } // namespace popart::cpu::vmath
+
+// ---- float16 staging: kernels convert chunks of half to float, run their
+// float32 loop and convert back, with F16C when the CPU has it.
+
+namespace popart::cpu {
+
+/// Chunk length of float16 staging buffers (on the stack).
+constexpr int64_t kHalfChunk = 1024;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx,f16c"))) inline void halfToFloatF16c(const float16_t *h, float *f, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(f + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(h + i))));
+  for (; i < n; ++i) f[i] = float(h[i]);
+}
+__attribute__((target("avx,f16c"))) inline void floatToHalfF16c(const float *f, float16_t *h, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(h + i),
+                     _mm256_cvtps_ph(_mm256_loadu_ps(f + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  for (; i < n; ++i) h[i] = float16_t(f[i]);
+}
+inline bool hasF16c() {
+  static const bool yes = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx");
+  return yes;
+}
+#endif
+
+inline void halfToFloat(const float16_t *h, float *f, int64_t n) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (hasF16c()) return halfToFloatF16c(h, f, n);
+#endif
+  for (int64_t i = 0; i < n; ++i) f[i] = float(h[i]);
+}
+
+inline void floatToHalf(const float *f, float16_t *h, int64_t n) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (hasF16c()) return floatToHalfF16c(f, h, n);
+#endif
+  for (int64_t i = 0; i < n; ++i) h[i] = float16_t(f[i]);
+}
+
+/// y = g(x) for float16 arrays through float buffers: g(const float *, float *, n).
+template <class G> void stageHalf(const float16_t *x, float16_t *y, int64_t n, G g) {
+  float buf[kHalfChunk];
+  for (int64_t i = 0; i < n; i += kHalfChunk) {
+    const int64_t m = std::min(kHalfChunk, n - i);
+    halfToFloat(x + i, buf, m);
+    g(buf, buf, m);
+    floatToHalf(buf, y + i, m);
+  }
+}
+
+} // namespace popart::cpu
