@@ -1,4 +1,5 @@
 // oneDNN engine/stream singletons and descriptor helpers.
+#ifdef POPART_WITH_DNNL  // the build option; without it the kernels use their plain loops
 #include "dnnl_context.hpp"
 
 namespace popart::cpu::dnnl_ctx {
@@ -36,3 +37,4 @@ dnnl::memory plainMemory(const Shape &shape, void *data) { return wrap(plainDesc
 dnnl::memory wrap(const dnnl::memory::desc &md, void *data) { return dnnl::memory(md, engine(), data); }
 
 } // namespace popart::cpu::dnnl_ctx
+#endif

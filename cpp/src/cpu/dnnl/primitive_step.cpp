@@ -1,4 +1,5 @@
 // Primitive lists with layout reorders and FLOAT16 staging, run as one step.
+#ifdef POPART_WITH_DNNL  // the build option; without it the kernels use their plain loops
 #include "primitive_step.hpp"
 #include "popart/error.hpp"
 #include "popart/logging.hpp"
@@ -69,3 +70,4 @@ void addStep(popx::Sequence &prog, std::shared_ptr<PrimitiveStep> step, const po
 }
 
 } // namespace popart::cpu
+#endif
