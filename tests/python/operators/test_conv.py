@@ -88,3 +88,9 @@ def test_conv_kernel_too_large(op_tester):
 def test_conv_rejects_int(op_tester):
     with pytest.raises(popart.popart_exception, match="INT32"):
         op_tester.run("Conv", [np.zeros((1, 1, 5, 5), np.int32), np.zeros((1, 1, 3, 3), np.int32)])
+
+
+def test_conv_constant_folded(op_tester):  # all inputs constant: evaluated at import by the same kernel
+    rs = np.random.RandomState(3)
+    x, w = rs.randn(1, 2, 5, 5).astype(np.float32), rs.randn(3, 2, 3, 3).astype(np.float32)
+    op_tester.check("Conv", [op_tester.const(x), op_tester.const(w)], reference=reference("Conv"), rtol=1e-4, atol=1e-4)

@@ -78,3 +78,9 @@ def test_matmul_mixed_types(op_tester):
 def test_matmul_rejects_bool(op_tester):
     with pytest.raises(popart.popart_exception, match="BOOL"):
         op_tester.run("MatMul", [np.zeros((3, 4), bool), np.zeros((4, 2), bool)])
+
+
+def test_matmul_constant_folded(op_tester):  # all inputs constant: evaluated at import by the same kernel
+    rs = np.random.RandomState(5)
+    a, b = rs.randn(3, 4).astype(np.float32), rs.randn(4, 2).astype(np.float32)
+    op_tester.check("MatMul", [op_tester.const(a), op_tester.const(b)], reference=np.matmul, rtol=1e-5, atol=1e-5)
