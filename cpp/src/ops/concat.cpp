@@ -1,5 +1,6 @@
 // Concat (ai.onnx 1, 4, 11, 13): y = inputs joined along `axis` (default 1 in
 // opset 1, required from 4; negative counts from the back). A real copy.
+// Gradient: dx_i = the slice of dy that input i filled (one ConcatGrad each).
 #include "ops/concat.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -29,5 +30,17 @@ void ConcatOp::setup() {
   outInfo(0) = TensorInfo(first.dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> ConcatOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> ops;
+  for (InIndex i = 0; i < input->maxIndex(); ++i) ops.push_back(std::make_unique<ConcatGradOp>(*this, i));
+  return ops;
+}
+
+ConcatGradOp::ConcatGradOp(const ConcatOp &fwd, InIndex i)
+    : ShapeGradOp(internalOp("ConcatGrad"), fwd, i), axis_(fwd.axis()) {
+  for (InIndex k = 0; k < i; ++k) offset_ += fwd.inShape(k)[axis_];
+}
+
 POPART_REGISTER_OP(ConcatOp, onnxOp("Concat", {1, 4, 11, 13}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(ConcatGradOp, internalOp("ConcatGrad"));
 } // namespace popart

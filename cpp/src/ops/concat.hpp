@@ -1,6 +1,6 @@
-// ConcatOp, named by its kernel (which reads the resolved axis).
+// ConcatOp and ConcatGradOp, named by their kernels (which read the resolved axis).
 #pragma once
-#include "popart/op.hpp"
+#include "shape_grad.hpp"
 
 namespace popart {
 
@@ -10,11 +10,26 @@ public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
+  /// One ConcatGradOp per input.
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
   /// The concatenation axis in [0, rank); valid after setup().
   int64_t axis() const { return axis_; }
 
 private:
   int64_t axis_ = 0;
+};
+
+/// dx_i = dy[..., offset : offset + d_i, ...] along the axis (a slice of dY).
+class ConcatGradOp final : public ShapeGradOp {
+public:
+  ConcatGradOp(const ConcatOp &fwd, InIndex i);
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  int64_t axis() const { return axis_; }
+  /// Start of input i along the axis of the concatenation.
+  int64_t offset() const { return offset_; }
+
+private:
+  int64_t axis_, offset_ = 0;
 };
 
 } // namespace popart

@@ -1,5 +1,6 @@
 // Gather (ai.onnx 1, 11, 13): y[a.., j.., b..] = x[a.., k, b..], k = indices[j..]
 // (+ d when negative); y's shape is x.shape[:axis] + indices.shape + x.shape[axis+1:].
+// Gradient: dx = zeros, dx[a.., k, b..] += dy[a.., j.., b..] (scatter-add; none for indices).
 #include "ops/gather.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -19,5 +20,8 @@ void GatherOp::setup() {
   outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> GatherOp::getGradOps() { return gradOps<GatherGradOp>(*this); }
+
 POPART_REGISTER_OP(GatherOp, onnxOp("Gather", {1, 11, 13}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(GatherGradOp, internalOp("GatherGrad"));
 } // namespace popart

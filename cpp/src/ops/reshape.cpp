@@ -1,10 +1,19 @@
 // View ops: Reshape, Flatten, Squeeze, Unsqueeze. y has x's bytes with a new
 // shape, so y aliases x (the memory planner gives it x's buffer; no copy).
+// Gradient (ReshapeGrad, also a view): dx = dy reshaped back to x's shape.
 #include "popart/opmanager.hpp"
+#include "shape_grad.hpp"
 #include "shape_util.hpp"
 
 namespace popart {
 namespace {
+
+class ReshapeGradOp final : public ShapeGradOp {  // input: dY
+public:
+  explicit ReshapeGradOp(const Op &fwd) : ShapeGradOp(internalOp("ReshapeGrad"), fwd) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }
+};
 
 class ReshapeFamilyOp : public Op {
 public:
@@ -17,6 +26,7 @@ public:
     outInfo(0) = TensorInfo(inInfo(0).dataType(), s);
   }
   bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ReshapeGradOp>(*this); }
 
 protected:
   virtual Shape outputShape() const = 0;
@@ -127,4 +137,5 @@ POPART_REGISTER_OP(ReshapeOp, onnxOp("Reshape", {1, 5, 13, 14, 19, 21}), shapeut
 POPART_REGISTER_OP(FlattenOp, onnxOp("Flatten", {1, 9, 11, 13, 21}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(SqueezeOp, onnxOp("Squeeze", {1, 11, 13, 21}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(UnsqueezeOp, onnxOp("Unsqueeze", {1, 11, 13, 21}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(ReshapeGradOp, internalOp("ReshapeGrad"));
 } // namespace popart

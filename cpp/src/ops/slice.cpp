@@ -1,6 +1,7 @@
 // Slice (ai.onnx 1: starts/ends/axes attributes; 10, 11, 13: constant inputs
 // starts, ends, axes, steps). Negative starts/ends count from the end, then
 // clamp to [0, d] (step > 0) or [-1, d-1] (step < 0); size = ceil((e - s) / step).
+// Gradient: dx = zeros with dy scattered back into the sliced positions.
 #include "ops/slice.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -55,5 +56,8 @@ void SliceOp::setup() {
   outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> SliceOp::getGradOps() { return gradOps<SliceGradOp>(*this); }
+
 POPART_REGISTER_OP(SliceOp, onnxOp("Slice", {1, 10, 11, 13}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(SliceGradOp, internalOp("SliceGrad"));
 } // namespace popart

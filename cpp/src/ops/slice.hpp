@@ -1,6 +1,6 @@
-// SliceOp, named by its kernel (which reads the resolved start and step per axis).
+// SliceOp and SliceGradOp, named by their kernels (which read the resolved start and step per axis).
 #pragma once
-#include "popart/op.hpp"
+#include "shape_grad.hpp"
 
 namespace popart {
 
@@ -12,6 +12,7 @@ public:
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
   std::vector<InIndex> constantInputs() const override { return {1, 2, 3, 4}; }
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
   /// Valid after setup(): first input index and step of every input axis.
   const std::vector<int64_t> &begins() const { return begins_; }
   const std::vector<int64_t> &steps() const { return steps_; }
@@ -21,6 +22,21 @@ private:
     std::vector<int64_t> starts, ends, axes, steps;
   };
   Request request() const;
+  std::vector<int64_t> begins_, steps_;
+};
+
+/// dx = zeros of x's shape with dy written where the slice read:
+/// dx[b_0 + i_0 * s_0, ...] = dy[i_0, ...].
+class SliceGradOp final : public ShapeGradOp {
+public:
+  explicit SliceGradOp(const SliceOp &fwd)
+      : ShapeGradOp(internalOp("SliceGrad"), fwd), begins_(fwd.begins()), steps_(fwd.steps()) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  /// The forward slice's first index and step on every axis.
+  const std::vector<int64_t> &begins() const { return begins_; }
+  const std::vector<int64_t> &steps() const { return steps_; }
+
+private:
   std::vector<int64_t> begins_, steps_;
 };
 

@@ -1,6 +1,7 @@
 // Split (ai.onnx 1, 2, 11, 13, 18): outputs are consecutive pieces of x along
 // `axis`; sizes from `split` (attribute up to 11, input from 13; opset 1 takes
 // either) or equal parts (opset 18: num_outputs, the last part may be smaller).
+// Gradient: dx = Concat of the output gradients (zeros for absent outputs).
 #include "ops/split.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -51,5 +52,23 @@ void SplitOp::setup() {
   }
 }
 
+std::vector<std::unique_ptr<Op>> SplitOp::getGradOps() { return gradOps<SplitGradOp>(*this); }
+
+namespace {
+std::vector<GradInOutMapper> outputGradients(const Op &fwd) {
+  std::vector<GradInOutMapper> ins;
+  for (const auto &[i, t] : fwd.output->tensorMap())
+    ins.push_back({static_cast<InIndex>(ins.size()), i, GradOpInType::GradOut});
+  return ins;
+}
+} // namespace
+
+SplitGradOp::SplitGradOp(const SplitOp &fwd)
+    : ShapeGradOp(internalOp("SplitGrad"), fwd, 0, outputGradients(fwd)), axis_(fwd.axis()), splits_(fwd.splits()),
+      pieceInputs_(splits_.size(), -1) {
+  for (const auto &m : gradInputInfo()) pieceInputs_[m.iNonGrad] = m.iGrad;
+}
+
 POPART_REGISTER_OP(SplitOp, onnxOp("Split", {1, 2, 11, 13, 18}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(SplitGradOp, internalOp("SplitGrad"));
 } // namespace popart

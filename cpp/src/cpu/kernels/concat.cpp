@@ -1,5 +1,6 @@
 // Concat: input i goes to y[..., off_i : off_i + d_i, ...] along the axis;
 // each input is one strided copy (contiguous runs of d_i * inner elements).
+// ConcatGrad is the reverse copy: dx_i = dy[..., off_i : off_i + d_i, ...].
 #include "ops/concat.hpp"
 #include "popart/opidentifiers.hpp"
 #include "popart/popx/opx.hpp"
@@ -32,6 +33,20 @@ public:
   }
 };
 
+class ConcatGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const auto &op = getOp<ConcatGradOp>();
+    popx::TensorView dy = getInTensor(0), dx = getOutTensor(0);
+    const auto dyStrides = rowMajorStrides(dy.shape());
+    auto copy = std::make_shared<StridedCopy>(dx.shape(), dyStrides, rowMajorStrides(dx.shape()),
+                                              op.offset() * dyStrides[op.axis()], 0, dataTypeSize(dx.dtype()));
+    prog.add([dy, dx, copy] { copy->run(dy.raw(), dx.raw()); });
+  }
+};
+
 } // namespace
 static popx::OpxCreator<ConcatOpx> POPART_UNIQUE_NAME(concatOpxCreator_)(onnxOp("Concat"));
+static popx::OpxCreator<ConcatGradOpx> POPART_UNIQUE_NAME(concatGradOpxCreator_)(internalOp("ConcatGrad"));
 } // namespace popart::cpu

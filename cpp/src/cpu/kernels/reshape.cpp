@@ -1,4 +1,5 @@
-// View ops (Reshape, Flatten, Squeeze, Unsqueeze): y = x with a new shape.
+// View ops (Reshape, Flatten, Squeeze, Unsqueeze, and ReshapeGrad, the gradient
+// of all four): y = x with a new shape.
 // The planner aliases y to x, so this is a no-op; it copies only when the
 // buffers differ (constant folding, graph outputs kept apart).
 #include "popart/cpu/kernel.hpp"
@@ -16,4 +17,5 @@ POPART_REGISTER_KERNEL(onnxOp("Reshape"), viewFwd);
 POPART_REGISTER_KERNEL(onnxOp("Flatten"), viewFwd);
 POPART_REGISTER_KERNEL(onnxOp("Squeeze"), viewFwd);
 POPART_REGISTER_KERNEL(onnxOp("Unsqueeze"), viewFwd);
+POPART_REGISTER_KERNEL(internalOp("ReshapeGrad"), viewFwd);
 } // namespace popart::cpu

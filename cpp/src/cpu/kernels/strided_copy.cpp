@@ -25,6 +25,13 @@ void copyBytes(void *dst, const void *src, int64_t n) {
                          kCopyChunkBytes * 4);
 }
 
+void zeroBytes(void *dst, int64_t n) {
+  if (n <= 0) return;
+  auto *d = static_cast<char *>(dst);
+  popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) { std::memset(d + b, 0, static_cast<size_t>(e - b)); },
+                         kCopyChunkBytes * 4);
+}
+
 StridedCopy::StridedCopy(const Shape &shape, std::vector<int64_t> srcStrides, std::vector<int64_t> dstStrides,
                          int64_t srcOffset, int64_t dstOffset, int64_t elemBytes)
     : srcOff_(srcOffset * elemBytes), dstOff_(dstOffset * elemBytes), elem_(elemBytes) {

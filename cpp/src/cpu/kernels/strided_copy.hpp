@@ -1,5 +1,5 @@
 // Byte-moving helpers shared by the data-movement kernels (views, Transpose,
-// Concat, Split, Slice, Gather): element-size dispatch, parallel memcpy and an
+// Concat, Split, Slice, Gather): element-size dispatch, parallel memcpy/memset and an
 // N-d strided copy whose contiguous inner runs become memcpy calls.
 #pragma once
 #include "popart/error.hpp"
@@ -25,6 +25,9 @@ std::vector<int64_t> rowMajorStrides(const Shape &shape);
 
 /// memcpy of `n` bytes split over threads when large; no-op when dst == src.
 void copyBytes(void *dst, const void *src, int64_t n);
+
+/// memset(dst, 0, n) split over threads when large (gradients scattered into zeros).
+void zeroBytes(void *dst, int64_t n);
 
 /// dst[off_d + sum i_k*dstStrides_k] = src[off_s + sum i_k*srcStrides_k] for
 /// every index i of `shape`. Strides/offsets in elements (may be negative).

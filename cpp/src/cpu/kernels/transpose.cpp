@@ -1,7 +1,8 @@
 // Transpose: y[i_0..i_n-1] = x at input axis perm[k] = i_k. Size-1 axes are
 // dropped and axes adjacent in both orders merged; if the innermost axis stays
 // innermost it is a copy of contiguous runs, otherwise cache-blocked 2-D tiles
-// (4x4 SSE register transposes for 4-byte elements).
+// (4x4 SSE register transposes for 4-byte elements). Also runs TransposeGrad
+// (a TransposeOp with the inverse permutation).
 #include "ops/transpose.hpp"
 #include "popart/opidentifiers.hpp"
 #include "popart/popx/opx.hpp"
@@ -155,5 +156,6 @@ public:
 };
 
 } // namespace
-static popx::OpxCreator<TransposeOpx> POPART_UNIQUE_NAME(transposeOpxCreator_)(onnxOp("Transpose"));
+static popx::OpxCreator<TransposeOpx> POPART_UNIQUE_NAME(transposeOpxCreator_)(
+    std::vector<OperatorIdentifier>{onnxOp("Transpose"), internalOp("TransposeGrad")});
 } // namespace popart::cpu
