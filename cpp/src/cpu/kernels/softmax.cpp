@@ -1,12 +1,13 @@
 // Softmax / LogSoftmax over [outer, A, inner] views: rows (inner == 1) reduce
 // contiguously; otherwise 256 columns at a time share running max/sum arrays.
-// Stable: exponentiate x - max; float16 computes in float.
+// Stable: exponentiate x - max; float16 is staged through float32 buffers.
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 namespace popart::cpu {
 namespace {
@@ -68,12 +69,34 @@ POPART_SIMD_CLONES void softmaxColsF32(const float *x, float *y, int64_t A, int6
   softmaxCols<float>(x, y, A, inner, w, logOut);
 }
 
+// float16 rows / column blocks go through a per-thread float buffer.
+float *halfScratch(int64_t n) {
+  thread_local std::vector<float> buf;
+  if (static_cast<int64_t>(buf.size()) < n) buf.resize(static_cast<size_t>(n));
+  return buf.data();
+}
+
+void softmaxRowF16(const float16_t *x, float16_t *y, int64_t n, bool logOut) {
+  float *b = halfScratch(n);
+  halfToFloat(x, b, n);
+  softmaxRowF32(b, b, n, logOut);
+  floatToHalf(b, y, n);
+}
+
+void softmaxColsF16(const float16_t *x, float16_t *y, int64_t A, int64_t inner, int64_t w, bool logOut) {
+  float *b = halfScratch(A * w);
+  for (int64_t a = 0; a < A; ++a) halfToFloat(x + a * inner, b + a * w, w);
+  softmaxColsF32(b, b, A, w, w, logOut);
+  for (int64_t a = 0; a < A; ++a) floatToHalf(b + a * w, y + a * inner, w);
+}
+
 template <class T> void softmaxTyped(const T *x, T *y, int64_t outer, int64_t A, int64_t inner, bool logOut) {
-  constexpr bool f32 = std::is_same_v<T, float>;
+  constexpr bool f32 = std::is_same_v<T, float>, f16 = std::is_same_v<T, float16_t>;
   if (inner == 1) {
     popx::Opx::parallelFor(outer, [&](int64_t b, int64_t e) {
       for (int64_t o = b; o < e; ++o) {
         if constexpr (f32) softmaxRowF32(x + o * A, y + o * A, A, logOut);
+        else if constexpr (f16) softmaxRowF16(x + o * A, y + o * A, A, logOut);
         else softmaxRow<T>(x + o * A, y + o * A, A, logOut);
       }
     }, std::max<int64_t>(1, 8192 / std::max<int64_t>(A, 1)));
@@ -86,6 +109,7 @@ template <class T> void softmaxTyped(const T *x, T *y, int64_t outer, int64_t A,
       const T *xs = x + o * A * inner + j0;
       T *ys = y + o * A * inner + j0;
       if constexpr (f32) softmaxColsF32(xs, ys, A, inner, w, logOut);
+      else if constexpr (f16) softmaxColsF16(xs, ys, A, inner, w, logOut);
       else softmaxCols<T>(xs, ys, A, inner, w, logOut);
     }
   }, std::max<int64_t>(1, 8192 / std::max<int64_t>(A * kCols, 1)));
