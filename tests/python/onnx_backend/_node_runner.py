@@ -5,12 +5,13 @@ Shared by test_node_backend.py (the allow-list, in pytest) and survey.py (all
 node tests, with counts). PopART needs static shapes and compile-time shape
 inputs: symbolic input shapes are given through InputShapeInfo, and when an op
 reports that a graph input "must be a constant known at compile time", the test
-is retried with that input baked into an initializer (once per such input)."""
+is retried with that input baked into a Constant node (once per such input)."""
 import os
 import re
 
 import numpy as np
 import onnx
+import onnx.helper
 from onnx import numpy_helper
 
 NODE_DIR = os.path.join(os.path.dirname(onnx.__file__), "backend", "test", "data", "node")
@@ -96,15 +97,18 @@ def _is_static(value_info):
 
 
 def _bake(model, graph_inputs, arrays, names):
-    """A copy of `model` whose inputs `names` are initializers with these values."""
+    """A copy of `model` whose inputs `names` are Constant nodes with these values
+    (Constant nodes, not initializers: float initializers are weights)."""
     m = onnx.ModelProto()
     m.CopyFrom(model)
     keep = [vi for vi in m.graph.input if vi.name not in names]
     del m.graph.input[:]
     m.graph.input.extend(keep)
-    for vi, a in zip(graph_inputs, arrays):
-        if vi.name in names:
-            m.graph.initializer.append(numpy_helper.from_array(a, vi.name))
+    nodes = [onnx.helper.make_node("Constant", [], [vi.name], value=numpy_helper.from_array(a, vi.name))
+             for vi, a in zip(graph_inputs, arrays) if vi.name in names]
+    old = list(m.graph.node)
+    del m.graph.node[:]
+    m.graph.node.extend(nodes + old)
     return m
 
 
