@@ -124,3 +124,12 @@ def test_axes_input_must_be_constant(op_tester):
 def test_bool_sum_rejected(op_tester):
     with pytest.raises(popart.popart_exception, match="type BOOL"):
         op_tester.run("ReduceSum", [np.array([True, False])], opset=11)
+
+
+@pytest.mark.parametrize("op", ["ReduceSum", "ReduceMean", "ReduceMax", "ReduceLogSumExp"])
+@pytest.mark.parametrize("axes", [(-1,), (0,)])
+def test_reduce_float16_long_runs(op_tester, op, axes):
+    # Runs longer than the float16 staging chunk, reduced contiguously and by columns.
+    x = (np.random.RandomState(0).rand(3, 2500) - 0.5).astype(np.float16)
+    op_tester.check(op, [x], reference=ref_of(op, axes, 1, np.float16), attrs={"axes": list(axes)}, opset=11,
+                    rtol=2e-3, atol=2e-3)

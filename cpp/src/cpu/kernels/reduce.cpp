@@ -2,7 +2,7 @@
 // dropped, neighbours of one kind merged): with a reduced innermost dim each
 // output folds a stream (16 partial accumulators when contiguous); with a kept
 // innermost run of `inner` elements, 256 columns at a time accumulate row-wise.
-// LogSumExp subtracts the max first. float16 accumulates in float.
+// LogSumExp subtracts the max first. float16 runs are converted to float (F16C).
 #include "dispatch.hpp"
 #include "ops/reduce.hpp"
 #include "popart/opidentifiers.hpp"
@@ -131,6 +131,16 @@ struct LogSumExpR : SumR {  // x arrives shifted by the max
 template <class T, class R>
 using Acc = std::conditional_t<std::is_same_v<R, LogSumExpR> && std::is_integral_v<T>, double, compute_t<T>>;
 
+// The run [x, x + n) readable element-wise: float16 converted into buf (n <= its size).
+template <class T> auto readRun(const T *x, int64_t n, float *buf) {
+  if constexpr (std::is_same_v<T, float16_t>) {
+    halfToFloat(x, buf, n);
+    return static_cast<const float *>(buf);
+  } else {
+    return x;
+  }
+}
+
 // Folds the `count` elements at x + offsets (or x[0..count) when contiguous).
 template <class R, class A, class T>
 A foldStream(const ReducePlan &p, const T *x, A shift) {
@@ -139,13 +149,20 @@ A foldStream(const ReducePlan &p, const T *x, A shift) {
     for (int64_t off : p.redOffsets) acc = R::step(acc, A(A(x[off]) - shift));
     return acc;
   }
+  constexpr bool half = std::is_same_v<T, float16_t>;
   constexpr int kLanes = 16;
   A part[kLanes];
   for (auto &v : part) v = R::template init<A>();
-  int64_t i = 0;
-  for (; i + kLanes <= p.count; i += kLanes)
-    for (int k = 0; k < kLanes; ++k) part[k] = R::step(part[k], A(A(x[i + k]) - shift));
-  for (; i < p.count; ++i) part[0] = R::step(part[0], A(A(x[i]) - shift));
+  float buf[half ? kHalfChunk : 1];
+  const int64_t chunk = half ? kHalfChunk : std::max<int64_t>(p.count, 1);
+  for (int64_t s = 0; s < p.count; s += chunk) {
+    const int64_t m = std::min(chunk, p.count - s);
+    const auto *v = readRun(x + s, m, buf);
+    int64_t i = 0;
+    for (; i + kLanes <= m; i += kLanes)
+      for (int k = 0; k < kLanes; ++k) part[k] = R::step(part[k], A(A(v[i + k]) - shift));
+    for (; i < m; ++i) part[0] = R::step(part[0], A(A(v[i]) - shift));
+  }
   for (int k = 1; k < kLanes; ++k) part[0] = R::combine(part[0], part[k]);
   return part[0];
 }
@@ -156,15 +173,20 @@ constexpr int64_t kCols = 256;
 template <class R, class A, class T> void foldColumns(const ReducePlan &p, const T *x, T *y, int64_t w) {
   constexpr bool twoPass = std::is_same_v<R, LogSumExpR>;
   A acc[kCols], shift[kCols];
+  float buf[std::is_same_v<T, float16_t> ? kCols : 1];
   for (int64_t j = 0; j < w; ++j) shift[j] = A(0), acc[j] = MaxR::init<A>();
   if constexpr (twoPass) {
-    for (int64_t off : p.redOffsets)
-      for (int64_t j = 0; j < w; ++j) acc[j] = MaxR::step(acc[j], A(x[off + j]));
+    for (int64_t off : p.redOffsets) {
+      const auto *v = readRun(x + off, w, buf);
+      for (int64_t j = 0; j < w; ++j) acc[j] = MaxR::step(acc[j], A(v[j]));
+    }
     for (int64_t j = 0; j < w; ++j) shift[j] = std::isfinite(double(acc[j])) ? acc[j] : A(0);
   }
   for (int64_t j = 0; j < w; ++j) acc[j] = R::template init<A>();
-  for (int64_t off : p.redOffsets)
-    for (int64_t j = 0; j < w; ++j) acc[j] = R::step(acc[j], A(A(x[off + j]) - shift[j]));
+  for (int64_t off : p.redOffsets) {
+    const auto *v = readRun(x + off, w, buf);
+    for (int64_t j = 0; j < w; ++j) acc[j] = R::step(acc[j], A(A(v[j]) - shift[j]));
+  }
   for (int64_t j = 0; j < w; ++j) y[j] = T(R::fin(acc[j], p.count, shift[j]));
 }
 
