@@ -5,8 +5,9 @@
 
 1. loads the library with ctypes (its OpCreator/OpxCreator register the op),
 2. builds a model with builder.customOp and runs it for inference,
-3. runs an ONNX file written with onnx.helper that names the op by domain/name/version.
-(Training with SGD comes with TrainingSession: TODO(#5).)
+3. runs an ONNX file written with onnx.helper that names the op by domain/name/version,
+4. trains a weight through the op with popart.TrainingSession and SGD (the op's
+   LeakyReluGrad op computes the gradient) and checks every step against numpy.
 """
 import argparse
 import ctypes
@@ -71,6 +72,49 @@ def run_inference(model, feeds, outputs):
     return anchors
 
 
+def build_training_model(w_init, alpha, l1_lambda):
+    """loss = l1_lambda * sum(|LeakyRelu(w)|) for a weight w; returns (proto, w, loss)."""
+    builder = popart.Builder()
+    w = builder.addInitializedInputTensor(w_init, "w")
+    y = builder.customOp(opName=OP_NAME, opVersion=OP_VERSION, domain=DOMAIN, inputs=[w],
+                         attributes={"alpha": alpha})[0]
+    loss = builder.aiGraphcore.l1loss([y], l1_lambda, reduction=popart.ReductionType.Sum)
+    return builder.getModelProto(), w, loss
+
+
+def train(w_init, alpha, l1_lambda=0.5, learning_rate=0.1, steps=5):
+    """Trains w with SGD; returns [(loss, dLoss/dw, w after the step)] per step."""
+    proto, w, loss = build_training_model(w_init, alpha, l1_lambda)
+    grad_w = popart.reservedGradientPrefix() + w  # "Gradient___w" can be anchored
+    session = popart.TrainingSession(
+        fnModel=proto,
+        dataFlow=popart.DataFlow(1, [loss, grad_w]),
+        loss=loss,
+        optimizer=popart.SGD({"defaultLearningRate": (learning_rate, False)}),
+        deviceInfo=popart.DeviceManager().createCpuDevice())
+    session.prepareDevice()
+    anchors = session.initAnchorArrays()
+    history = []
+    for _ in range(steps):
+        session.run(popart.PyStepIO({}, anchors))  # forward, backward, SGD update
+        session.weightsToHost()
+        weights = {w: np.empty_like(w_init)}
+        session.readWeights(popart.PyWeightsIO(weights))
+        history.append((float(anchors[loss]), anchors[grad_w].copy(), weights[w]))
+    return history
+
+
+def reference_training(w_init, alpha, l1_lambda=0.5, learning_rate=0.1, steps=5):
+    """The same steps in numpy: d|y|/dw = sign(y) * (w < 0 ? alpha : 1)."""
+    w, history = w_init.copy(), []
+    for _ in range(steps):
+        y = reference(w, alpha)
+        grad = (l1_lambda * np.sign(y) * np.where(w < 0, alpha, 1.0)).astype(w.dtype)
+        w = w - np.float32(learning_rate) * grad
+        history.append((l1_lambda * np.abs(y).sum(), grad, w))
+    return history
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("so_path", nargs="?", default=os.path.join("build", "libleaky_relu.so"))
@@ -90,6 +134,15 @@ def main(argv=None):
         result = run_inference(path, {x: x_value}, [y])[y]
     np.testing.assert_allclose(result, reference(x_value, alpha), rtol=1e-6)
     print("ONNX file: matches numpy")
+
+    w_init = np.random.default_rng(1).standard_normal((3, 5)).astype(np.float32)
+    history = train(w_init, alpha)
+    for step, (got, ref) in enumerate(zip(history, reference_training(w_init, alpha))):
+        print(f"step {step}: loss {got[0]:.6f}")
+        np.testing.assert_allclose(got[0], ref[0], rtol=1e-5)
+        np.testing.assert_allclose(got[1], ref[1], rtol=1e-6)  # Gradient___w
+        np.testing.assert_allclose(got[2], ref[2], rtol=1e-6, atol=1e-7)  # w after the step
+    print("training with SGD: matches numpy")
     return 0
 
 

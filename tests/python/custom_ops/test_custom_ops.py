@@ -106,6 +106,9 @@ def test_run_leaky_relu_script(built):
                        text=True, env=os.environ.copy(), timeout=120)
     assert r.returncode == 0, r.stderr
     assert "builder.customOp: matches numpy" in r.stdout and "ONNX file: matches numpy" in r.stdout
+    assert "training with SGD: matches numpy" in r.stdout
+    losses = [float(line.split()[-1]) for line in r.stdout.splitlines() if line.startswith("step ")]
+    assert len(losses) == 5 and all(b < a for a, b in zip(losses, losses[1:])), losses
 
 
 # ---------------------------------------------------------------- registry hygiene
