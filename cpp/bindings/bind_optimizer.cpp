@@ -1,5 +1,7 @@
-// Optimizers: OptimizerValue(Map), SGD, ConstSGD, ClipNormSettings and enums.
+// Optimizers: OptimizerValue(Map), SGD, ConstSGD, Adam, Adaptive, ClipNormSettings and enums.
 #include "bindings.hpp"
+#include "popart/adam.hpp"
+#include "popart/adaptive.hpp"
 #include "popart/error.hpp"
 #include "popart/optimizer.hpp"
 #include <pybind11/stl.h>
@@ -7,7 +9,8 @@
 namespace popart::bindings {
 namespace {
 
-using ParamDict = std::map<std::string, std::pair<float, bool>>;
+using ParamDict = OptimizerParams;
+using Clips = std::vector<ClipNormSettings>;
 
 ParamDict toParams(const py::dict &d) {
   ParamDict p;
@@ -33,6 +36,17 @@ void bindOptimizer(py::module_ &m) {
   py::enum_<SGDAccumulatorAndMomentum>(m, "SGDAccumulatorAndMomentum")
       .value("Combined", SGDAccumulatorAndMomentum::Combined)
       .value("Separate", SGDAccumulatorAndMomentum::Separate);
+  py::enum_<AdamMode>(m, "AdamMode")
+      .value("Adam", AdamMode::Adam)
+      .value("AdamNoBias", AdamMode::AdamNoBias)
+      .value("AdaMax", AdamMode::AdaMax)
+      .value("Lamb", AdamMode::Lamb)
+      .value("LambNoBias", AdamMode::LambNoBias);
+  py::enum_<AdaptiveMode>(m, "AdaptiveMode")
+      .value("AdaGrad", AdaptiveMode::AdaGrad)
+      .value("RMSProp", AdaptiveMode::RMSProp)
+      .value("CenteredRMSProp", AdaptiveMode::CenteredRMSProp)
+      .value("AdaDelta", AdaptiveMode::AdaDelta);
   py::enum_<OptimizerType>(m, "OptimizerType")
       .value("SGD", OptimizerType::SGD)
       .value("Adam", OptimizerType::Adam)
@@ -59,19 +73,28 @@ void bindOptimizer(py::module_ &m) {
       .def_static("clipWeights", &ClipNormSettings::clipWeights)
       .def_static("clipAllWeights", &ClipNormSettings::clipAllWeights)
       .def_readonly("weightIds", &ClipNormSettings::weightIds)
-      .def_readonly("maxNorm", &ClipNormSettings::maxNorm);
+      .def_readonly("maxNorm", &ClipNormSettings::maxNorm)
+      .def("getWeightIds", [](const ClipNormSettings &c) { return c.weightIds; })
+      .def("getMaxNorm", [](const ClipNormSettings &c) { return c.maxNorm; })
+      .def("__repr__", [](const ClipNormSettings &c) {
+        return "ClipNormSettings(" + (c.clipAll() ? std::string("all weights") : std::to_string(c.weightIds.size()) +
+                                                                                    " weights") +
+               ", maxNorm=" + std::to_string(c.maxNorm) + ")";
+      });
 
   py::class_<Optimizer>(m, "Optimizer")
       .def("getLossScalingVal", &Optimizer::getLossScalingVal)
       .def("lossScaling", &Optimizer::lossScaling)
       .def("type", &Optimizer::type)
-      .def("type_s", &Optimizer::type_s);
+      .def("type_s", &Optimizer::type_s)
+      .def("getClipNormSettings", &Optimizer::getClipNormSettings);
   py::class_<SGD, Optimizer>(m, "SGD")
-      .def(py::init([](const py::dict &d, std::vector<ClipNormSettings> clip, SGDAccumulatorAndMomentum am) {
-             return SGD(toParams(d), std::move(clip), am);
+      .def(py::init([](const py::dict &d, Clips clip, SGDAccumulatorAndMomentum am, DataType accum, DataType accl1) {
+             return SGD(toParams(d), std::move(clip), am, accum, accl1);
            }),
-           py::arg("params"), py::arg("clip_norm_settings") = std::vector<ClipNormSettings>{},
-           py::arg("accumulatorAndMomentum") = SGDAccumulatorAndMomentum::Combined)
+           py::arg("params"), py::arg("clip_norm_settings") = Clips{},
+           py::arg("accumulatorAndMomentum") = SGDAccumulatorAndMomentum::Combined,
+           py::arg("accumType") = DataType::UNDEFINED, py::arg("accl1Type") = DataType::UNDEFINED)
       .def("insertSpecific", [](SGD &s, const TensorId &w, const py::dict &d) { s.insertSpecific(w, toParams(d)); })
       .def("learningRates", &SGD::learningRates)
       .def("weightDecays", &SGD::weightDecays)
@@ -79,11 +102,56 @@ void bindOptimizer(py::module_ &m) {
       .def("dampenings", &SGD::dampenings)
       .def("velocityScalings", &SGD::velocityScalings)
       .def("nesterov", &SGD::nesterov)
-      .def("getSGDAccumulatorAndMomentum", &SGD::getSGDAccumulatorAndMomentum);
+      .def("getSGDAccumulatorAndMomentum", &SGD::getSGDAccumulatorAndMomentum)
+      .def("getAccumType", &SGD::getAccumType)
+      .def("getAccl1Type", &SGD::getAccl1Type);
   py::class_<ConstSGD, SGD>(m, "ConstSGD")
       .def(py::init<float, float, float, std::vector<ClipNormSettings>>(), py::arg("learning_rate"),
            py::arg("weight_decay") = 0.0f, py::arg("loss_scaling") = 1.0f,
            py::arg("clip_norm_settings") = std::vector<ClipNormSettings>{});
+
+  py::class_<Adam, Optimizer>(m, "Adam")
+      .def(py::init([](const py::dict &d, AdamMode mode, WeightDecayMode wdm, DataType accum, DataType accl1,
+                       DataType accl2, Clips clip, bool scaled) {
+             return Adam(toParams(d), mode, wdm, accum, accl1, accl2, std::move(clip), scaled);
+           }),
+           py::arg("values"), py::arg("mode") = AdamMode::Adam, py::arg("weight_decay_mode") = WeightDecayMode::Decay,
+           py::arg("accum_type") = DataType::UNDEFINED, py::arg("accl1_type") = DataType::FLOAT,
+           py::arg("accl2_type") = DataType::FLOAT, py::arg("clip_norm_settings") = Clips{},
+           py::arg("scaled_optimizer_state") = false)
+      .def("insertSpecific", [](Adam &a, const TensorId &w, const py::dict &d) { a.insertSpecific(w, toParams(d)); })
+      .def("learningRates", &Adam::learningRates)
+      .def("weightDecays", &Adam::weightDecays)
+      .def("beta1s", &Adam::beta1s)
+      .def("beta2s", &Adam::beta2s)
+      .def("epss", &Adam::epss)
+      .def("maxWeightNorms", &Adam::maxWeightNorms)
+      .def("getMode", &Adam::getMode)
+      .def("getWeightDecayMode", &Adam::getWeightDecayMode)
+      .def("getAccumType", &Adam::getAccumType)
+      .def("getAccl1Type", &Adam::getAccl1Type)
+      .def("getAccl2Type", &Adam::getAccl2Type)
+      .def("scaledOptimizerState", &Adam::scaledOptimizerState);
+
+  py::class_<Adaptive, Optimizer>(m, "Adaptive")
+      .def(py::init([](const py::dict &d, AdaptiveMode mode, WeightDecayMode wdm, DataType accum, DataType accl1,
+                       DataType accl2, DataType accl3, bool tf) {
+             return Adaptive(toParams(d), mode, wdm, accum, accl1, accl2, accl3, tf);
+           }),
+           py::arg("values"), py::arg("mode") = AdaptiveMode::RMSProp,
+           py::arg("weight_decay_mode") = WeightDecayMode::Decay, py::arg("accum_type") = DataType::UNDEFINED,
+           py::arg("accl1_type") = DataType::UNDEFINED, py::arg("accl2_type") = DataType::UNDEFINED,
+           py::arg("accl3_type") = DataType::UNDEFINED, py::arg("rmspropTFVariant") = false)
+      .def("insertSpecific",
+           [](Adaptive &a, const TensorId &w, const py::dict &d) { a.insertSpecific(w, toParams(d)); })
+      .def("learningRates", &Adaptive::learningRates)
+      .def("weightDecays", &Adaptive::weightDecays)
+      .def("alphas", &Adaptive::alphas)
+      .def("momentums", &Adaptive::momentums)
+      .def("epss", &Adaptive::epss)
+      .def("getMode", &Adaptive::getMode)
+      .def("getWeightDecayMode", &Adaptive::getWeightDecayMode)
+      .def("rmspropTFVariant", &Adaptive::rmspropTFVariant);
 }
 
 } // namespace popart::bindings

@@ -3,6 +3,7 @@
 // its hyper-parameters in a small per-weight tensor that
 // Session::updateOptimizerFromHost rewrites without recompiling.
 #pragma once
+#include "popart/datatype.hpp"
 #include "popart/names.hpp"
 #include <map>
 #include <memory>
@@ -63,14 +64,26 @@ struct ClipNormSettings {
   bool clipAll() const { return weightIds.empty(); }
 };
 
+/// One optimizer state Variable of a weight (Accl___w, Step___w, ...).
+struct OptimizerStateSpec {
+  TensorId name;                        // reserved prefix + weight id
+  float init = 0.0f;                    // initial value of every element
+  DataType type = DataType::UNDEFINED;  // UNDEFINED: the weight's type
+  bool scalar = false;                  // one value per weight (a step counter), not one per element
+};
+
 /// What the IR needs to lower one weight's update.
 struct VarUpdateSpec {
-  std::string algorithm;                           // kernel selector: "SGD", "Adam", ...
-  std::map<std::string, int64_t> modes;            // nesterov, adam mode, ...
-  std::vector<std::string> hyperNames;             // order of the per-weight hyper-parameter vector
+  std::string algorithm;                     // kernel selector: "SGD", "Adam", "Adaptive"
+  std::map<std::string, int64_t> modes;      // nesterov, adam mode, ...
+  std::vector<std::string> hyperNames;       // order of the per-weight hyper-parameter vector
   std::vector<float> hyperValues;
-  std::vector<std::pair<std::string, float>> state;  // reserved-prefix names and initial values
+  std::vector<OptimizerStateSpec> state;     // kernel inputs 3, 4, ... in this order
+  DataType accumType = DataType::UNDEFINED;  // gradient accumulator Accum___w; UNDEFINED: the weight's type
 };
+
+/// Optimizer parameters as PopART's dictionaries give them: key -> (value, isConst).
+using OptimizerParams = std::map<std::string, std::pair<float, bool>>;
 
 class Optimizer {
 public:
@@ -86,6 +99,8 @@ public:
   const OptimizerValue &lossScaling() const { return lossScaling_; }
   float getLossScalingVal() const { return lossScaling_.val(); }
   const std::vector<ClipNormSettings> &getClipNormSettings() const { return clipNorms_; }
+  /// Throws popart::error unless `other` has the same clip-norm groups and norms.
+  void validClipNormReplacement(const Optimizer &other) const;
   bool hasSpecific(const TensorId &weight) const;
   /// Every OptimizerValueMap of the optimizer by name (for validation and Python).
   virtual std::map<std::string, const OptimizerValueMap *> valueMaps() const = 0;
@@ -102,20 +117,24 @@ public:
   /// Keys: defaultLearningRate, defaultWeightDecay, defaultMomentum,
   /// defaultDampening, defaultVelocityScaling, lossScaling, nesterov,
   /// each mapped to (value, isConst).
-  explicit SGD(const std::map<std::string, std::pair<float, bool>> &params,
-               std::vector<ClipNormSettings> clipNorms = {},
-               SGDAccumulatorAndMomentum accMom = SGDAccumulatorAndMomentum::Combined);
+  /// accumType/accl1Type (UNDEFINED: the weight's type) set the gradient
+  /// accumulator and velocity types, as PopART allows with Separate.
+  explicit SGD(const OptimizerParams &params, std::vector<ClipNormSettings> clipNorms = {},
+               SGDAccumulatorAndMomentum accMom = SGDAccumulatorAndMomentum::Combined,
+               DataType accumType = DataType::UNDEFINED, DataType accl1Type = DataType::UNDEFINED);
   SGD(OptimizerValue lr = {0.1f, true}, OptimizerValue wd = {0, true}, OptimizerValue mm = {0, true},
       OptimizerValue dp = {0, true}, OptimizerValue vs = {1, true}, OptimizerValue ls = {1, true},
       std::vector<ClipNormSettings> clipNorms = {},
-      SGDAccumulatorAndMomentum accMom = SGDAccumulatorAndMomentum::Combined);
+      SGDAccumulatorAndMomentum accMom = SGDAccumulatorAndMomentum::Combined,
+      DataType accumType = DataType::UNDEFINED, DataType accl1Type = DataType::UNDEFINED);
   OptimizerType type() const override { return OptimizerType::SGD; }
   std::string type_s() const override { return "SGD"; }
   std::unique_ptr<Optimizer> clone() const override { return std::make_unique<SGD>(*this); }
   VarUpdateSpec varUpdate(const TensorId &weight) const override;
   std::map<std::string, const OptimizerValueMap *> valueMaps() const override;
+  void validReplacement(const Optimizer &other) const override;
 
-  void insertSpecific(const TensorId &weight, const std::map<std::string, std::pair<float, bool>> &params);
+  void insertSpecific(const TensorId &weight, const OptimizerParams &params);
   const OptimizerValueMap &learningRates() const { return lrs_; }
   const OptimizerValueMap &weightDecays() const { return wds_; }
   const OptimizerValueMap &momentums() const { return mms_; }
@@ -123,10 +142,13 @@ public:
   const OptimizerValueMap &velocityScalings() const { return vss_; }
   const OptimizerValueMap &nesterov() const { return nesterov_; }
   SGDAccumulatorAndMomentum getSGDAccumulatorAndMomentum() const { return accMom_; }
+  DataType getAccumType() const { return accumType_; }
+  DataType getAccl1Type() const { return accl1Type_; }
 
 private:
   OptimizerValueMap lrs_, wds_, mms_, dps_, vss_, nesterov_;
   SGDAccumulatorAndMomentum accMom_;
+  DataType accumType_, accl1Type_;
 };
 
 /// SGD whose learning rate, weight decay and loss scaling are constants.

@@ -1,6 +1,7 @@
 // Optimizer lowering: per weight with a gradient, the state Variables, a
-// hyper-parameter tensor [gradScale, ...], optional gradient accumulation and
-// one fused OptimizerVarUpdate op.
+// hyper-parameter tensor [gradScale, ...], optional gradient accumulation, one
+// ClipNormScale op per clip-norm group and one fused OptimizerVarUpdate op,
+// ordered after every op that reads the weight.
 #include "autodiff.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
@@ -12,11 +13,13 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
 #include <cstring>
+#include <set>
 
 namespace popart {
 namespace {
 
 const std::string hyperPrefix = "OptimizerHyper___";
+const std::string clipPrefix = "ClipNormScale___";
 
 bool isReserved(const TensorId &id) {
   for (const auto &p : reservedPrefixes())
@@ -52,50 +55,135 @@ std::vector<float> hyperValues(const Ir &ir, const TensorId &w) {
   return v;
 }
 
-void addVarUpdate(Ir &ir, Tensor *w, const TensorId &grad) {
+// One weight's update before its op exists: inputs w, gradient (or
+// accumulator), hyper, state...
+struct WeightUpdate {
+  Tensor *w;
+  VarUpdateSpec spec;
+  std::map<InIndex, TensorId> ins;
+  bool accumulated = false;
+};
+
+// Accum___w += g (g cast to the accumulator's type first when they differ).
+TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) {
   Graph &g = ir.getMainGraph();
-  VarUpdateSpec spec = ir.getOptimizer()->varUpdate(w->id);
+  TensorInfo info(type == DataType::UNDEFINED ? w->info.dataType() : type, w->info.shape());
+  TensorId acc = reservedAccumPrefix() + w->id, in = grad;
+  g.getTensors().addVarInit(acc, info, filled(info, 0).data());
+  if (info.dataType() != g.getTensor(grad)->info.dataType()) {
+    in = ir.createIntermediateTensorId(grad + "_as_" + toLowerString(info.dataType()));
+    Attributes to;
+    to.setAttribute("to", Attributes::Int(onnxDataType(info.dataType())));
+    g.createConnectedOp(onnxOp("Cast", {13}), {{0, grad}}, {{0, in}}, to, "CastGradient_" + w->id);
+  }
+  g.createConnectedOp(internalOp("GradAccumulate"), {{0, acc}, {1, in}}, {{0, acc + "__accumulated"}}, Attributes(),
+                      "GradAccumulate_" + w->id);
+  return acc;
+}
+
+WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad) {
+  Graph &g = ir.getMainGraph();
+  WeightUpdate u{w, ir.getOptimizer()->varUpdate(w->id), {}};
   auto hv = hyperValues(ir, w->id);
   g.getTensors().addVarInit(hyperPrefix + w->id, TensorInfo(DataType::FLOAT, {static_cast<int64_t>(hv.size())}), hv.data());
-  std::map<InIndex, TensorId> ins{{0, w->id}, {1, grad}, {2, hyperPrefix + w->id}};
+  u.ins = {{0, w->id}, {1, grad}, {2, hyperPrefix + w->id}};
   InIndex next = 3;
-  for (const auto &[name, init] : spec.state) {
-    g.getTensors().addVarInit(name, w->info, filled(w->info, init).data());
-    ins[next++] = name;
+  for (const auto &st : u.spec.state) {
+    TensorInfo info(st.type == DataType::UNDEFINED ? w->info.dataType() : st.type, st.scalar ? Shape{} : w->info.shape());
+    g.getTensors().addVarInit(st.name, info, filled(info, st.init).data());
+    u.ins[next++] = st.name;
   }
-  int64_t accum = ir.getSessionOptions().getAccumulationFactor();
+  if (ir.getSessionOptions().getAccumulationFactor() > 1) {
+    u.ins[1] = addAccumulator(ir, w, grad, u.spec.accumType);
+    u.accumulated = true;
+  }
+  return u;
+}
+
+// One ClipNormScale op per clip-norm group; returns weight id -> scale tensor.
+std::map<TensorId, TensorId> addClipNorms(Ir &ir, const std::vector<WeightUpdate> &ups) {
+  Graph &g = ir.getMainGraph();
+  std::map<TensorId, const WeightUpdate *> byId;
+  for (const auto &u : ups) byId[u.w->id] = &u;
+  std::map<TensorId, TensorId> scaleOf;
+  const auto &groups = ir.getOptimizer()->getClipNormSettings();
+  for (size_t k = 0; k < groups.size(); ++k) {
+    std::vector<TensorId> ids = groups[k].weightIds;
+    if (groups[k].clipAll())
+      for (const auto &u : ups) ids.push_back(u.w->id);
+    std::map<InIndex, TensorId> ins;
+    TensorId scale = clipPrefix + std::to_string(k);
+    for (const auto &id : ids) {
+      auto it = byId.find(id);
+      if (it == byId.end())
+        throw error("clip-norm group {} names '{}', which is not a trained weight (no gradient reaches it)", k, id);
+      if (!scaleOf.emplace(id, scale).second) throw error("weight '{}' is in more than one clip-norm group", id);
+      if (ins.empty()) ins[0] = it->second->ins.at(2);
+      ins[static_cast<InIndex>(ins.size())] = it->second->ins.at(1);
+    }
+    Attributes attrs;
+    attrs.setAttribute("maxNorm", Attributes::Float(groups[k].maxNorm));
+    Op *op = g.createConnectedOp(internalOp("ClipNormScale"), ins, {{0, scale}}, attrs, "ClipNorm_" + std::to_string(k));
+    if (ir.getSessionOptions().getAccumulationFactor() > 1)
+      op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
+    op->settings.optimizerOp = true;
+  }
+  return scaleOf;
+}
+
+// Every op reading w, directly or through a view of it, runs before `update`.
+void orderAfterReaders(Graph &g, Tensor *w, Op *update) {
+  std::vector<Tensor *> todo{w};
+  std::set<Op *> seen{update};
+  while (!todo.empty()) {
+    Tensor *t = todo.back();
+    todo.pop_back();
+    for (Op *c : t->consumers.getOps()) {
+      if (!seen.insert(c).second) continue;
+      g.addTopoCon(c, update);
+      for (int i : c->input->indices(t))
+        for (const auto &[o, out] : c->output->tensorMap())
+          if (c->aliases(i, o)) todo.push_back(out);
+    }
+  }
+}
+
+void addVarUpdateOp(Ir &ir, WeightUpdate &u, const TensorId &clipScale) {
+  Graph &g = ir.getMainGraph();
   Attributes attrs;
-  attrs.setAttribute("algorithm", spec.algorithm);
-  for (const auto &[k, v] : spec.modes) attrs.setAttribute(k, v);
-  if (accum > 1) {
-    TensorId acc = reservedAccumPrefix() + w->id;
-    g.getTensors().addVarInit(acc, w->info, filled(w->info, 0).data());
-    g.createConnectedOp(internalOp("GradAccumulate"), {{0, acc}, {1, grad}}, {{0, acc + "__accumulated"}},
-                        Attributes(), "GradAccumulate_" + w->id);
-    ins[1] = acc;
-    attrs.setAttribute("zeroGradient", Attributes::Int(1));
+  attrs.setAttribute("algorithm", u.spec.algorithm);
+  for (const auto &[k, v] : u.spec.modes) attrs.setAttribute(k, v);
+  if (u.accumulated) attrs.setAttribute("zeroGradient", Attributes::Int(1));
+  if (!clipScale.empty()) {  // read by the kernels as the last input
+    attrs.setAttribute("clipNorm", Attributes::Int(1));
+    u.ins[static_cast<InIndex>(u.ins.size())] = clipScale;
   }
-  Op *op = g.createConnectedOp(internalOp("OptimizerVarUpdate"), ins, {{0, reservedUpdatedVarPrefix() + w->id}},
-                               attrs, "VarUpdate_" + w->id);
-  if (accum > 1) op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
+  Op *op = g.createConnectedOp(internalOp("OptimizerVarUpdate"), u.ins, {{0, reservedUpdatedVarPrefix() + u.w->id}},
+                               attrs, "VarUpdate_" + u.w->id);
+  if (u.accumulated) op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
   op->settings.optimizerOp = true;
+  orderAfterReaders(g, u.w, op);
 }
 
 } // namespace
 
 void addOptimizerOps(Ir &ir) {
   Graph &g = ir.getMainGraph();
-  int n = 0;
+  std::vector<WeightUpdate> ups;
   for (Tensor *w : g.getTensors().getOfType(TensorType::Variable)) {
     if (isReserved(w->id)) continue;
     TensorId grad = reservedGradientPrefix() + w->id;
-    if (!g.getTensors().contains(grad)) continue;
-    addVarUpdate(ir, w, grad);
-    ++n;
+    if (g.getTensors().contains(grad)) ups.push_back(prepareWeight(ir, w, grad));
   }
-  if (n == 0) throw error("no trainable weight receives a gradient from the loss '{}'", ir.getFinalLossId());
+  if (ups.empty()) throw error("no trainable weight receives a gradient from the loss '{}'", ir.getFinalLossId());
+  auto clipScales = addClipNorms(ir, ups);
+  for (auto &u : ups) {
+    auto it = clipScales.find(u.w->id);
+    addVarUpdateOp(ir, u, it == clipScales.end() ? TensorId() : it->second);
+  }
   refreshOptimizerTensors(ir);
-  logging::transform::info("optimizer {}: {} weights updated", ir.getOptimizer()->type_s(), n);
+  logging::transform::info("optimizer {}: {} weights updated, {} clip-norm groups", ir.getOptimizer()->type_s(),
+                           ups.size(), ir.getOptimizer()->getClipNormSettings().size());
 }
 
 void refreshOptimizerTensors(Ir &ir) {

@@ -1,39 +1,39 @@
 // SGD update, hyper = [gradScale, lr, wd, mm, dm, vs]:
 //   g~ = g*gradScale + wd*w;  v' = v*mm + (1-dm)*g~*vs  (v stored scaled by vs)
 //   w' = w - lr*(nesterov ? g~ + mm*v'/vs : v'/vs);  without momentum w' = w - lr*(1-dm)*g~.
-#include "dispatch.hpp"
-#include "varupdate.hpp"
+#include "varupdate_util.hpp"
 
 namespace popart::cpu {
 namespace {
 
-void sgdUpdate(const VarUpdateArgs &a) {
-  dispatchFloat(a.w.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    using C = compute_t<T>;
-    T *w = a.w.data<T>();
-    const T *g = a.g.data<T>();
-    const C gs = a.hyper[0], lr = a.hyper[1], wd = a.hyper[2], mm = a.hyper[3], dm = a.hyper[4], vs = a.hyper[5];
-    bool momentum = a.modes.at("momentum") != 0, nesterov = a.modes.at("nesterov") != 0;
-    T *v = momentum ? a.state.at(0).data<T>() : nullptr;
-    popx::Opx::parallelFor(a.w.nelms(), [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        C wi = w[i];
-        C gt = C(g[i]) * gs + wd * wi;
-        if (!momentum) {
-          w[i] = T(wi - lr * (1 - dm) * gt);
-          continue;
-        }
-        C vn = C(v[i]) * mm + (1 - dm) * gt * vs;
-        v[i] = T(vn);
-        C step = nesterov ? gt + mm * vn / vs : vn / vs;
-        w[i] = T(wi - lr * step);
+template <class C> void sgdChunks(const VarUpdateArgs &a) {
+  const C gs = vu::gradFactor(a), lr = a.hyper[1], wd = a.hyper[2], mm = a.hyper[3], dm = a.hyper[4],
+          vs = a.hyper[5];
+  bool momentum = a.modes.at("momentum") != 0, nesterov = a.modes.at("nesterov") != 0;
+  vu::forChunks(a.w.nelms(), [&](int64_t o, int64_t n) {
+    C w[vu::kChunk], g[vu::kChunk], v[vu::kChunk];
+    vu::load(a.w, o, n, w);
+    vu::load(a.g, o, n, g);
+    if (!momentum) {
+      for (int64_t i = 0; i < n; ++i) w[i] -= lr * (1 - dm) * (g[i] * gs + wd * w[i]);
+    } else {
+      vu::load(a.state[0], o, n, v);
+      for (int64_t i = 0; i < n; ++i) {
+        C gt = g[i] * gs + wd * w[i];
+        v[i] = v[i] * mm + (1 - dm) * gt * vs;
+        w[i] -= lr * (nesterov ? gt + mm * v[i] / vs : v[i] / vs);
       }
-    });
+      vu::store(a.state[0], o, n, v);
+    }
+    vu::store(a.w, o, n, w);
   });
 }
 
-const bool registered = (registerVarUpdate("SGD", sgdUpdate), true);
+void sgdUpdate(const VarUpdateArgs &a) {
+  vu::dispatchCompute(a.w.dtype(), [&](auto tag) { sgdChunks<decltype(tag)>(a); });
+}
+
+const bool sgdRegistered = (registerVarUpdate("SGD", sgdUpdate), true);
 
 } // namespace
 } // namespace popart::cpu

@@ -1,0 +1,60 @@
+// Adaptive update, hyper = [gradScale, lr, wd, alpha, mm, eps], state = v1[, v2][, v3]:
+//   g~ = g*gradScale (+ wd*w, L2); AdaGrad v1' = v1 + g~^2, else v1' = a*v1 + (1-a)*g~^2;
+//   u = g~/(sqrt(v1' [- v2'^2]) + eps) (TF: sqrt(... + eps)), AdaDelta u = g~*sqrt(v3+eps)/sqrt(v1'+eps);
+//   momentum v3' = mm*v3 + u, u = v3'; (+ wd*w, Decay); w' = w - lr*u.
+#include "popart/adaptive.hpp"
+#include "varupdate_util.hpp"
+#include <cmath>
+
+namespace popart::cpu {
+namespace {
+
+template <class C> void adaptiveChunks(const VarUpdateArgs &a) {
+  auto mode = static_cast<AdaptiveMode>(a.modes.at("mode"));
+  bool l2 = a.modes.at("l2") != 0, momentum = a.modes.at("momentum") != 0, tf = a.modes.at("tf") != 0;
+  bool adagrad = mode == AdaptiveMode::AdaGrad, centered = mode == AdaptiveMode::CenteredRMSProp,
+       adadelta = mode == AdaptiveMode::AdaDelta;
+  const C gs = vu::gradFactor(a), lr = a.hyper[1], wd = a.hyper[2], al = a.hyper[3], mm = a.hyper[4],
+          eps = a.hyper[5];
+  const popx::TensorView *s2 = centered ? &a.state.at(1) : nullptr;
+  const popx::TensorView *s3 = momentum || adadelta ? &a.state.at(centered ? 2 : 1) : nullptr;
+  vu::forChunks(a.w.nelms(), [&](int64_t o, int64_t n) {
+    C w[vu::kChunk], g[vu::kChunk], v1[vu::kChunk], v2[vu::kChunk], v3[vu::kChunk];
+    vu::load(a.w, o, n, w);
+    vu::load(a.g, o, n, g);
+    vu::load(a.state[0], o, n, v1);
+    if (s2) vu::load(*s2, o, n, v2);
+    if (s3) vu::load(*s3, o, n, v3);
+    for (int64_t i = 0; i < n; ++i) {
+      C gt = g[i] * gs + (l2 ? wd * w[i] : C(0));
+      v1[i] = adagrad ? v1[i] + gt * gt : al * v1[i] + (1 - al) * gt * gt;
+      C u;
+      if (adadelta) {
+        u = gt * std::sqrt(v3[i] + eps) / std::sqrt(v1[i] + eps);
+        v3[i] = al * v3[i] + (1 - al) * u * u;
+      } else {
+        C ms = v1[i];
+        if (centered) {
+          v2[i] = al * v2[i] + (1 - al) * gt;
+          ms -= v2[i] * v2[i];
+        }
+        u = gt / (tf ? std::sqrt(ms + eps) : std::sqrt(ms) + eps);
+        if (momentum) u = v3[i] = mm * v3[i] + u;
+      }
+      w[i] -= lr * (l2 ? u : u + wd * w[i]);
+    }
+    vu::store(a.w, o, n, w);
+    vu::store(a.state[0], o, n, v1);
+    if (s2) vu::store(*s2, o, n, v2);
+    if (s3) vu::store(*s3, o, n, v3);
+  });
+}
+
+void adaptiveUpdate(const VarUpdateArgs &a) {
+  vu::dispatchCompute(a.w.dtype(), [&](auto tag) { adaptiveChunks<decltype(tag)>(a); });
+}
+
+const bool adaptiveRegistered = (registerVarUpdate("Adaptive", adaptiveUpdate), true);
+
+} // namespace
+} // namespace popart::cpu
