@@ -55,7 +55,7 @@ void SplitOp::setup() {
 std::vector<std::unique_ptr<Op>> SplitOp::getGradOps() { return gradOps<SplitGradOp>(*this); }
 
 namespace {
-std::vector<GradInOutMapper> outputGradients(const Op &fwd) {
+std::vector<GradInOutMapper> splitOutputGradients(const Op &fwd) {
   std::vector<GradInOutMapper> ins;
   for (const auto &[i, t] : fwd.output->tensorMap())
     ins.push_back({static_cast<InIndex>(ins.size()), i, GradOpInType::GradOut});
@@ -64,8 +64,8 @@ std::vector<GradInOutMapper> outputGradients(const Op &fwd) {
 } // namespace
 
 SplitGradOp::SplitGradOp(const SplitOp &fwd)
-    : ShapeGradOp(internalOp("SplitGrad"), fwd, 0, outputGradients(fwd)), axis_(fwd.axis()), splits_(fwd.splits()),
-      pieceInputs_(splits_.size(), -1) {
+    : ShapeGradOp(internalOp("SplitGrad"), fwd, 0, splitOutputGradients(fwd)), axis_(fwd.axis()),
+      splits_(fwd.splits()), pieceInputs_(splits_.size(), -1) {
   for (const auto &m : gradInputInfo()) pieceInputs_[m.iNonGrad] = m.iGrad;
 }
 

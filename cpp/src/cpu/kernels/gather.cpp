@@ -42,7 +42,8 @@ struct GatherPlan {
   }
 
   /// dx[o, k_j, c0:c1] += dy[o, j, c0:c1] for every j (one work item of the gradient).
-  template <class I, class T> void scatterAdd(const I *idx, const T *dy, T *dx, int64_t o, int64_t c0, int64_t c1) const {
+  template <class I, class T>
+  void scatterAdd(const I *idx, const T *dy, T *dx, int64_t o, int64_t c0, int64_t c1) const {
     T *xo = dx + o * dim * inner;
     const T *yo = dy + o * nIdx * inner;
     for (int64_t j = 0; j < nIdx; ++j) {
@@ -55,7 +56,8 @@ struct GatherPlan {
   template <class I, class T> void runGrad(const I *idx, const T *dy, T *dx) const {
     check(idx);
     zeroBytes(dx, outer * dim * inner * elem);
-    constexpr int64_t cols = 512;  // column block: long enough to vectorise
+    // column blocks long enough to vectorise, short enough to make ~8 work items
+    const int64_t cols = std::clamp<int64_t>((outer * inner + 127) / 128 * 16, 64, 512);
     const int64_t blocks = (inner + cols - 1) / cols;
     const int64_t grain = std::max<int64_t>(1, (1 << 16) / std::max<int64_t>(1, nIdx * std::min(inner, cols)));
     popx::Opx::parallelFor(outer * blocks, [&](int64_t b, int64_t e) {
