@@ -1,0 +1,72 @@
+// ArgMax/ArgMin: one scan per lane along the axis; strict comparison keeps the first
+// extreme, non-strict (select_last_index) the last. NaN counts as the extreme (as
+// numpy). Hardmax: the same first-max scan, then a one-hot row.
+#include "axis_lanes.hpp"
+#include "dispatch.hpp"
+#include "ops/shape_util.hpp"
+
+namespace popart::cpu {
+namespace {
+
+/// Index (0..n-1) of the first/last max (or min) of x[0], x[s], ... x[(n-1)s].
+template <class T> int64_t extremeIndex(const T *x, int64_t n, int64_t s, bool isMax, bool last) {
+  using C = compute_t<T>;
+  int64_t best = 0;
+  C bv = C(x[0]);
+  if (bv != bv) return best;
+  for (int64_t j = 1; j < n; ++j) {
+    C v = C(x[j * s]);
+    if (v != v) return j;  // NaN wins and ends the scan
+    bool better = isMax ? (last ? v >= bv : v > bv) : (last ? v <= bv : v < bv);
+    if (better) best = j, bv = v;
+  }
+  return best;
+}
+
+class ArgExtremumOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const int64_t axis = shapeutil::normaliseAxis(op_p->attr<Attributes::Int>("axis", 0), op_p->inRank(0));
+    const AxisLanes l = axisLanes(inShape(0), axis);
+    const bool isMax = op_p->opid.type == "ArgMax";
+    const bool last = op_p->attr<Attributes::Int>("select_last_index", 0) != 0;
+    auto x = getInTensor(0);
+    int64_t *y = getOutTensor(0).data<int64_t>();
+    dispatchNumeric(x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T *px = x.data<T>();
+      prog.add([=] { forEachLane(l, [&](int64_t lane, int64_t b) { y[lane] = extremeIndex(px + b, l.n, l.inner, isMax, last); }); });
+    });
+  }
+};
+
+class HardmaxOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const int64_t rank = op_p->inRank(0);
+    const bool coerce2d = op_p->opid.version < 13;
+    int64_t axis = op_p->attr<Attributes::Int>("axis", coerce2d ? 1 : -1);
+    if (axis < 0) axis += rank;
+    const AxisLanes l = axisLanes(inShape(0), axis, coerce2d ? rank : axis + 1);
+    auto x = getInTensor(0), y = getOutTensor(0);
+    if (y.nelms() == 0) return;
+    dispatchFloat(x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T *px = x.data<T>();
+      T *py = y.data<T>();
+      prog.add([=] {
+        forEachLane(l, [&](int64_t, int64_t b) {
+          int64_t k = extremeIndex(px + b, l.n, l.inner, true, false);
+          for (int64_t j = 0; j < l.n; ++j) py[b + j * l.inner] = T(j == k ? 1.0f : 0.0f);
+        });
+      });
+    });
+  }
+};
+
+} // namespace
+static popx::OpxCreator<ArgExtremumOpx> argExtremumOpxCreator(std::vector<OperatorIdentifier>{onnxOp("ArgMax"), onnxOp("ArgMin")});
+static popx::OpxCreator<HardmaxOpx> hardmaxOpxCreator(onnxOp("Hardmax"));
+} // namespace popart::cpu
