@@ -1,0 +1,109 @@
+// GatherElements / ScatterElements / Scatter over the rows (last axis) of the
+// indices tensor: element j of row r addresses x at base(r) + j*s_last (unless
+// the last axis is `axis`) + index*s_axis, with base(r) skipping `axis`.
+// Scatters run serially in row-major order, so the last duplicate wins.
+#include "ops/shape_util.hpp"
+#include "popart/popx/opx.hpp"
+#include "scatter_util.hpp"
+#include "strided_copy.hpp"
+#include <cstring>
+#include <memory>
+
+namespace popart::cpu {
+namespace {
+
+struct ElementsPlan {
+  Shape idx;                       // indices shape
+  std::vector<int64_t> strides;    // data strides
+  int64_t axis = 0, dim = 0, rows = 1, rowLen = 1;
+
+  ElementsPlan(const Shape &data, Shape indices, int64_t ax)
+      : idx(std::move(indices)), strides(rowMajorStrides(data)), axis(ax), dim(data[ax]) {
+    rowLen = idx.back();
+    rows = shapeutil::product(idx, 0, idx.size() - 1);
+  }
+  /// Data offset of row r's first element, with the `axis` coordinate left out.
+  int64_t base(int64_t r) const {
+    int64_t off = 0;
+    for (int64_t a = static_cast<int64_t>(idx.size()) - 2; a >= 0; --a) {
+      if (a != axis) off += (r % idx[a]) * strides[a];
+      r /= idx[a];
+    }
+    return off;
+  }
+  int64_t step() const { return axis == static_cast<int64_t>(idx.size()) - 1 ? 0 : strides.back(); }
+
+  template <class I, class U> void gather(const I *ind, const U *x, U *y) const {
+    popx::Opx::parallelFor(rows, [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) {
+        const int64_t off = base(r), st = step();
+        for (int64_t j = 0; j < rowLen; ++j) {
+          const int64_t f = r * rowLen + j;
+          y[f] = x[off + j * st + checkedIndex(ind[f], dim, f) * strides[axis]];
+        }
+      }
+    }, std::max<int64_t>(1, 4096 / std::max<int64_t>(1, rowLen)));
+  }
+
+  template <class I, class T> void scatter(const I *ind, const T *upd, T *y, ScatterReduction red) const {
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t off = base(r), st = step();
+      for (int64_t j = 0; j < rowLen; ++j) {
+        const int64_t f = r * rowLen + j;
+        scatterCombine(red, y[off + j * st + checkedIndex(ind[f], dim, f) * strides[axis]], upd[f]);
+      }
+    }
+  }
+};
+
+class GatherElementsOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    popx::TensorView x = getInTensor(0), ind = getInTensor(1), y = getOutTensor(0);
+    if (y.nelms() == 0) return;
+    auto plan = std::make_shared<const ElementsPlan>(x.shape(), ind.shape(), getOp<GatherElementsOp>().axis());
+    dispatchIndex(ind.dtype(), [&](auto itag) {
+      using I = decltype(itag);
+      dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) {
+        using U = decltype(tag);
+        prog.add([plan, x, ind, y] {
+          plan->gather(ind.data<I>(), static_cast<const U *>(x.raw()), static_cast<U *>(y.raw()));
+        });
+      });
+    });
+  }
+};
+
+class ScatterElementsOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const auto &op = getOp<ScatterElementsOp>();
+    popx::TensorView x = getInTensor(0), ind = getInTensor(1), upd = getInTensor(2), y = getOutTensor(0);
+    const ScatterReduction red = op.reduction();
+    auto plan = std::make_shared<const ElementsPlan>(x.shape(), ind.shape(), op.axis());
+    const bool empty = ind.nelms() == 0;
+    auto add = [&](auto itag, auto tag) {
+      using I = decltype(itag);
+      using T = decltype(tag);
+      prog.add([plan, x, ind, upd, y, red, empty] {
+        copyBytes(y.raw(), x.raw(), x.nbytes());
+        if (!empty)
+          plan->scatter(ind.data<I>(), static_cast<const T *>(upd.raw()), static_cast<T *>(y.raw()), red);
+      });
+    };
+    dispatchIndex(ind.dtype(), [&](auto itag) {
+      if (red == ScatterReduction::None)  // plain stores: any element type, by size
+        dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) { add(itag, tag); });
+      else
+        dispatchAll(x.dtype(), [&](auto tag) { add(itag, tag); });
+    });
+  }
+};
+
+} // namespace
+static popx::OpxCreator<GatherElementsOpx> POPART_UNIQUE_NAME(gatherElementsOpxCreator_)(onnxOp("GatherElements"));
+static popx::OpxCreator<ScatterElementsOpx> POPART_UNIQUE_NAME(scatterElementsOpxCreator_)(
+    std::vector<OperatorIdentifier>{onnxOp("ScatterElements"), onnxOp("Scatter")});
+} // namespace popart::cpu
