@@ -100,6 +100,11 @@ void Devicex::planGraph(const Graph &g) {
   if (g.isMainGraph())
     for (const auto &id : ir_.getDataFlow().anchors())
       if (g.getTensors().contains(id)) keep.insert(g.getTensor(id));
+  // Sub-graph inputs are written by the calling op (If/Loop/Scan/Call) before
+  // the program runs, some only once for many runs (a Loop's outer-scope
+  // inputs): they keep their memory for the whole program.
+  if (!g.isMainGraph())
+    for (const auto &id : g.getInputIds()) keep.insert(g.getTensor(id));
   for (Tensor *t : g.getTensors().getAll())
     if (isPersistent(t)) allocatePersistent(t);
   MemoryPlan plan = planMemory(g, schedule, keep);

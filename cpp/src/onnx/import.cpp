@@ -1,7 +1,10 @@
 // Builds IR graphs from an ONNX model: initializers, inputs, nodes (through
 // the op registry at the model's opset), constant folding as nodes arrive.
+// Sub-graphs (If/Loop/Scan/Call) become separate IR graphs; the tensors of
+// enclosing graphs they read by name become explicit extra inputs.
 #include "import.hpp"
 #include "model.hpp"
+#include "ops/controlflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/inputshapeinfo.hpp"
@@ -10,26 +13,44 @@
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/constfold.hpp"
+#include <algorithm>
 
 namespace popart {
 namespace {
 
+// A graph attribute of the node being imported: its IR graph is created
+// (empty) with the attributes, and filled once the op exists.
+struct PendingSubgraph {
+  std::string attribute;
+  const onnxpb::Graph *proto;
+  GraphId id;
+};
+
 class GraphImporter {
 public:
-  GraphImporter(Ir &ir, Graph &g) : ir_(ir), g_(g) {}
+  GraphImporter(Ir &ir, Graph &g, GraphImporter *parent = nullptr) : ir_(ir), g_(g), parent_(parent) {}
   void importMain(const onnxpb::Graph &og);
-  void importSubgraph(const onnxpb::Graph &og);
+  /// `inputInfos` (unset entries: none) override the inputs' declared types where they differ.
+  void importSubgraph(const onnxpb::Graph &og, const std::vector<TensorInfo> &inputInfos);
+  /// Outer-scope tensors the graph reads, in first-use order (not yet graph inputs).
+  const std::vector<TensorId> &captured() const { return captured_; }
 
 private:
   void addInitializers(const onnxpb::Graph &og);
-  TensorInfo inputInfo(const onnxpb::ValueInfo &vi) const;
+  TensorInfo inputInfo(const onnxpb::ValueInfo &vi, const char *what) const;
+  TensorInfo subgraphInputInfo(const onnxpb::ValueInfo &vi, const TensorInfo &fromOp) const;
+  bool resolve(const TensorId &id);
   void addNode(const onnxpb::Node &n);
   void addConstantNode(const onnxpb::Node &n);
+  std::vector<TensorId> importSubgraphs(const onnxpb::Node &n, Op &op);
   Attributes convertAttributes(const onnxpb::Node &n, Op::Settings &settings);
   Attributes::Value convertAttribute(const onnxpb::Attribute &a, const std::string &nodeName);
 
   Ir &ir_;
   Graph &g_;
+  GraphImporter *parent_;               // the importer of the enclosing graph (sub-graphs only)
+  std::vector<TensorId> captured_;
+  std::vector<PendingSubgraph> pending_;  // graph attributes of the node being imported
 };
 
 std::string nodeLabel(const onnxpb::Node &n) {
@@ -41,45 +62,133 @@ void GraphImporter::addInitializers(const onnxpb::Graph &og) {
   for (const auto &init : og.initializer) {
     TensorInfo info = tensorInfoOf(init);
     auto bytes = tensorBytes(init, info);
-    // Float initializers are weights (Variables); integer ones are constants
-    // that shape-like inputs (Reshape, Slice, ...) read at compile time.
-    if (isFloatingPoint(info.dataType()))
+    // Float initializers of the main graph are weights (Variables); integer
+    // ones are constants that shape-like inputs (Reshape, Slice, ...) read at
+    // compile time. Sub-graph initializers are constants (they are not model weights).
+    if (isFloatingPoint(info.dataType()) && !parent_)
       g_.getTensors().addVarInit(init.name, info, bytes.data());
     else
       g_.getTensors().addConstInit(init.name, info, bytes.data());
   }
 }
 
-TensorInfo GraphImporter::inputInfo(const onnxpb::ValueInfo &vi) const {
+TensorInfo GraphImporter::inputInfo(const onnxpb::ValueInfo &vi, const char *what) const {
   const auto &shapes = ir_.getInputShapeInfo();
   if (shapes.has(vi.name)) return shapes.get(vi.name);
   if (!vi.hasType || !vi.type.hasTensorType)
-    throw error("model input '{}' has no tensor type; provide its type and shape with InputShapeInfo", vi.name);
+    throw error("{} '{}' has no tensor type; provide its type and shape with InputShapeInfo", what, vi.name);
   if (!vi.type.hasShape)
-    throw error("model input '{}' has no shape; provide it with InputShapeInfo", vi.name);
+    throw error("{} '{}' has no shape; provide it with InputShapeInfo", what, vi.name);
   Shape shape;
   for (const auto &d : vi.type.dims) {
     if (!d.hasValue)
-      throw error("model input '{}' has the symbolic dimension '{}'; PopART needs static shapes: "
-                  "provide the shape with InputShapeInfo", vi.name, d.param.empty() ? "?" : d.param);
+      throw error("{} '{}' has the symbolic dimension '{}'; PopART needs static shapes: "
+                  "provide the shape with InputShapeInfo", what, vi.name, d.param.empty() ? "?" : d.param);
     shape.push_back(d.value);
   }
   return TensorInfo(fromOnnxDataType(vi.type.elemType), shape);
 }
 
+// The op knows what it passes (`fromOp`); a fully declared input shape with
+// the same element count is kept (a [1] standing for a scalar), others are
+// taken from the op.
+TensorInfo GraphImporter::subgraphInputInfo(const onnxpb::ValueInfo &vi, const TensorInfo &fromOp) const {
+  if (!fromOp.isSet()) return inputInfo(vi, "sub-graph input");
+  bool typed = vi.hasType && vi.type.hasTensorType && vi.type.elemType != 0;
+  if (typed && fromOnnxDataType(vi.type.elemType) != fromOp.dataType())
+    throw error("sub-graph input '{}' is declared as {} but the op passes {}", vi.name,
+                TensorInfo(fromOnnxDataType(vi.type.elemType), {}).data_type(), fromOp.toString());
+  bool staticShape = typed && vi.type.hasShape;
+  Shape declared;
+  for (const auto &d : vi.type.dims) {
+    staticShape = staticShape && d.hasValue;
+    declared.push_back(d.value);
+  }
+  if (!staticShape) return fromOp;
+  TensorInfo info(fromOp.dataType(), declared);
+  if (info.nelms() != fromOp.nelms())
+    throw error("sub-graph input '{}' is declared with shape {} but the op passes {}", vi.name, declared,
+                fromOp.toString());
+  return info;
+}
+
+// Makes `id` a tensor of this graph: already here, or found in an enclosing
+// graph. Constants are copied in (so shape inputs stay constant); any other
+// outer tensor becomes a captured tensor that the owning node turns into a
+// graph input.
+bool GraphImporter::resolve(const TensorId &id) {
+  if (g_.getTensors().contains(id)) return true;
+  if (!parent_ || !parent_->resolve(id)) return false;
+  const Tensor *outer = parent_->g_.getTensor(id);
+  if (outer->tensorType() == TensorType::Const && outer->hasTensorData()) {
+    g_.getTensors().addConstInit(id, outer->info, outer->tensorData().data());
+  } else {
+    g_.getTensors().addActGrad(id)->info = outer->info;
+    captured_.push_back(id);
+  }
+  return true;
+}
+
 void GraphImporter::importMain(const onnxpb::Graph &og) {
   addInitializers(og);
   for (const auto &vi : og.input)
-    if (!g_.getTensors().contains(vi.name)) g_.getTensors().addStream(vi.name, inputInfo(vi));
+    if (!g_.getTensors().contains(vi.name)) g_.getTensors().addStream(vi.name, inputInfo(vi, "model input"));
   for (const auto &n : og.node) addNode(n);
   for (const auto &vo : og.output) g_.markAsOutput(vo.name);
 }
 
-void GraphImporter::importSubgraph(const onnxpb::Graph &og) {
+void GraphImporter::importSubgraph(const onnxpb::Graph &og, const std::vector<TensorInfo> &inputInfos) {
   addInitializers(og);
-  for (const auto &vi : og.input) g_.addInput(vi.name, inputInfo(vi));
+  for (size_t i = 0; i < og.input.size(); ++i) {
+    const auto &vi = og.input[i];
+    if (g_.getTensors().contains(vi.name)) continue;  // an initializer listed as input (IR < 4)
+    g_.addInput(vi.name, subgraphInputInfo(vi, i < inputInfos.size() ? inputInfos[i] : TensorInfo()));
+  }
   for (const auto &n : og.node) addNode(n);
-  for (const auto &vo : og.output) g_.markAsOutput(vo.name);
+  for (const auto &vo : og.output) {
+    if (!resolve(vo.name))
+      throw error("output '{}' of sub-graph '{}' is not produced in it or in an enclosing graph", vo.name, og.name);
+    g_.markAsOutput(vo.name);
+  }
+}
+
+// Imports the graph attributes of `n` (op `op` is created but not connected),
+// typing their inputs through the op. Returns the union of the tensors they
+// capture, appended as the last inputs of every one of these sub-graphs.
+std::vector<TensorId> GraphImporter::importSubgraphs(const onnxpb::Node &n, Op &op) {
+  auto pending = std::move(pending_);
+  pending_.clear();
+  auto *sop = dynamic_cast<SubgraphOp *>(&op);
+  std::vector<TensorInfo> ins(n.input.size());
+  for (size_t i = 0; i < n.input.size(); ++i)
+    if (!n.input[i].empty() && resolve(n.input[i])) ins[i] = g_.getTensor(n.input[i])->info;
+  std::vector<std::unique_ptr<GraphImporter>> subs;
+  std::vector<TensorId> all;
+  for (const auto &p : pending) {
+    auto infos = sop ? sop->subgraphInputInfos(p.attribute, ins) : std::vector<TensorInfo>{};
+    subs.push_back(std::make_unique<GraphImporter>(ir_, ir_.getGraph(p.id), this));
+    try {
+      subs.back()->importSubgraph(*p.proto, infos);
+    } catch (const internal_error &) {
+      throw;
+    } catch (const error &e) {
+      throw error("in sub-graph '{}': {}", p.attribute, e.what());
+    }
+    for (const auto &id : subs.back()->captured())
+      if (std::find(all.begin(), all.end(), id) == all.end()) all.push_back(id);
+  }
+  if (!all.empty() && !sop)
+    throw error("its sub-graphs read tensors of enclosing graphs ({}), which popart supports only for "
+                "If, Loop, Scan and Call", all);
+  for (size_t k = 0; k < pending.size(); ++k) {
+    Graph &sg = ir_.getGraph(pending[k].id);
+    for (const auto &id : all) {
+      if (sg.getTensors().contains(id)) sg.markAsInput(id);
+      else sg.addInput(id, g_.getTensor(id)->info);  // unused by this sub-graph
+    }
+  }
+  if (sop) op.attributes().setAttribute(kImplicitInputsAttribute, static_cast<int64_t>(all.size()));
+  return all;
 }
 
 Attributes::Value GraphImporter::convertAttribute(const onnxpb::Attribute &a, const std::string &nodeName) {
@@ -97,7 +206,8 @@ Attributes::Value GraphImporter::convertAttribute(const onnxpb::Attribute &a, co
   }
   case T::Graph: {
     GraphId id = ir_.createIntermediateTensorId(nodeName + "/" + a.name);
-    GraphImporter(ir_, ir_.createGraph(id)).importSubgraph(*a.g);
+    ir_.createGraph(id);
+    pending_.push_back({a.name, a.g.get(), id});
     return Attributes::Graph{id};
   }
   default:
@@ -159,15 +269,21 @@ void GraphImporter::addConstantNode(const onnxpb::Node &n) {
 void GraphImporter::addNode(const onnxpb::Node &n) {
   std::string domain = n.domain.empty() ? Domain::ai_onnx : n.domain;
   if (domain == Domain::ai_onnx && n.opType == "Constant") return addConstantNode(n);
+  pending_.clear();
   try {
     Op::Settings settings(g_, n.name);
     Attributes attrs = convertAttributes(n, settings);
     int64_t opset = ir_.getOpSetVersion(domain);
     Op *op = g_.moveIntoGraph(OpManager::createOp(domain, n.opType, opset, settings, attrs));
+    std::vector<TensorId> implicit = importSubgraphs(n, *op);
     std::map<InIndex, TensorId> ins;
     std::map<OutIndex, TensorId> outs;
     for (size_t i = 0; i < n.input.size(); ++i)
-      if (!n.input[i].empty()) ins[static_cast<InIndex>(i)] = n.input[i];
+      if (!n.input[i].empty()) {
+        resolve(n.input[i]);
+        ins[static_cast<InIndex>(i)] = n.input[i];
+      }
+    for (size_t k = 0; k < implicit.size(); ++k) ins[static_cast<InIndex>(n.input.size() + k)] = implicit[k];
     for (size_t i = 0; i < n.output.size(); ++i)
       if (!n.output[i].empty()) outs[static_cast<OutIndex>(i)] = n.output[i];
     g_.connectAndSetup(op, ins, outs);

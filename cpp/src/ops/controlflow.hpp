@@ -1,0 +1,118 @@
+// Ops that run sub-graphs: If, Loop, Scan (ai.onnx) and Call (ai.graphcore).
+// Named by the importer (sub-graph input types) and by their CPU kernels.
+#pragma once
+#include "popart/op.hpp"
+
+namespace popart {
+
+/// Int attribute set by the ONNX importer: how many implicit inputs follow the node's ONNX inputs.
+inline constexpr const char *kImplicitInputsAttribute = "__implicit_inputs";
+
+/// Base of the control-flow ops. Inputs: the node's ONNX inputs (optional ones
+/// may be absent), then numImplicitInputs() tensors of enclosing graphs that
+/// the sub-graphs read by name. The importer appends those same tensors, in
+/// the same order, as the last inputs of every sub-graph of the op, so each
+/// sub-graph is a closed function of its inputs (plain data flow).
+class SubgraphOp : public Op {
+public:
+  using Op::Op;
+  /// Names of the graph attributes the op runs ("body", "then_branch", ...).
+  virtual std::vector<std::string> subgraphAttributes() const = 0;
+  /// Types and shapes of the ONNX-defined inputs of sub-graph `attribute`,
+  /// given the infos of the node's ONNX inputs (unset: absent). The importer
+  /// uses them where the model leaves a sub-graph input's shape open.
+  virtual std::vector<TensorInfo> subgraphInputInfos(const std::string &attribute,
+                                                     const std::vector<TensorInfo> &ins) const = 0;
+  Graph &subgraph(const std::string &attribute) const;
+  int numImplicitInputs() const { return static_cast<int>(attr<Attributes::Int>(kImplicitInputsAttribute, 0)); }
+  /// One past the last ONNX input index: implicit inputs start here.
+  int numExplicitInputs() const { return input->maxIndex() - numImplicitInputs(); }
+  /// True when an op of a sub-graph has one (so the op is neither folded nor pruned).
+  bool hasSideEffect() const override;
+
+protected:
+  /// Throws unless sub-graph `g` has `onnxInputs` + numImplicitInputs() inputs.
+  void checkInputCount(const Graph &g, size_t onnxInputs) const;
+};
+
+/// If (1, 11, 13, 16, 19, 21): outputs = then_branch() if cond else else_branch().
+/// Both branches must give outputs of one type and shape (static shapes).
+class IfOp final : public SubgraphOp {
+public:
+  using SubgraphOp::SubgraphOp;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::string> subgraphAttributes() const override { return {"then_branch", "else_branch"}; }
+  std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &) const override {
+    return {};
+  }
+};
+
+/// Loop (1, 11, 13, 16, 19, 21): inputs (M, cond, v_initial..., implicit...);
+/// body (iter, cond, v...) -> (cond, v..., scan...). Outputs: the final
+/// loop-carried values, then the scan outputs stacked along a new axis 0 of
+/// static length tripCount() (rows past an early exit are zero).
+class LoopOp final : public SubgraphOp {
+public:
+  using SubgraphOp::SubgraphOp;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::string> subgraphAttributes() const override { return {"body"}; }
+  std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &ins) const override;
+  /// Valid after setup(): the trip count when it is a compile-time constant, else -1
+  /// (then M is read at run time, or the loop runs until cond is false).
+  int64_t tripCount() const { return tripCount_; }
+  int numCarried() const { return numCarried_; }
+  int numScanOutputs() const { return numScanOutputs_; }
+
+private:
+  int64_t tripCount_ = -1;
+  int numCarried_ = 0, numScanOutputs_ = 0;
+};
+
+/// Scan (8, 9, 11, 16, 19, 21): inputs (states..., scan inputs..., implicit...)
+/// (Scan-8: sequence_lens first and a batch axis 0 on every input); the body
+/// runs once per position t of the scan axis, (states, x_t...) -> (states, y_t...).
+/// Outputs: final states, then the y_t stacked along the scan output axes.
+class ScanOp final : public SubgraphOp {
+public:
+  using SubgraphOp::SubgraphOp;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::string> subgraphAttributes() const override { return {"body"}; }
+  std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &ins) const override;
+
+  /// Valid after setup(). Op input of state 0 (1 for Scan-8, whose input 0 is sequence_lens).
+  int firstState() const { return opid.version == 8 ? 1 : 0; }
+  int numStates() const { return numStates_; }
+  int numScanInputs() const { return static_cast<int>(inAxes_.size()); }
+  int numScanOutputs() const { return static_cast<int>(outAxes_.size()); }
+  /// Scan-8: the batch size (axis 0 of every input and output); 1 otherwise.
+  int64_t batchSize() const { return batch_; }
+  int64_t sequenceLength() const { return seqLen_; }
+  /// Scan axis of scan input/output j in its op tensor (Scan-8: always 1).
+  int64_t inAxis(int j) const { return inAxes_.at(j); }
+  int64_t outAxis(int j) const { return outAxes_.at(j); }
+  bool inReversed(int j) const { return inReverse_.at(j) != 0; }
+  bool outReversed(int j) const { return outReverse_.at(j) != 0; }
+
+private:
+  void readAttributes(int numScanInputs, int numScanOutputs);
+  std::vector<int64_t> inAxes_, outAxes_, inReverse_, outReverse_;
+  int numStates_ = 0;
+  int64_t batch_ = 1, seqLen_ = 0;
+};
+
+/// Call (ai.graphcore 1): outputs = callee(inputs).
+class CallOp final : public SubgraphOp {
+public:
+  using SubgraphOp::SubgraphOp;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::string> subgraphAttributes() const override { return {"callee"}; }
+  std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &ins) const override {
+    return ins;
+  }
+};
+
+} // namespace popart
