@@ -1,0 +1,80 @@
+// InstanceNormalization (1, 6), LayerNormalization (17), MeanVarianceNormalization (9, 13),
+// LpNormalization (1), LRN (1, 13): shape inference and attribute checks (formulas in normalization.hpp).
+#include "ops/normalization.hpp"
+#include "popart/opmanager.hpp"
+#include "shape_util.hpp"
+#include <algorithm>
+
+namespace popart {
+namespace {
+
+/// True when `s` broadcasts (numpy, unidirectionally) to `target`.
+bool broadcastsTo(const Shape &s, const Shape &target) {
+  if (s.size() > target.size()) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const int64_t a = s[s.size() - 1 - i], b = target[target.size() - 1 - i];
+    if (a != b && a != 1) return false;
+  }
+  return true;
+}
+
+void checkSameType(const Op &op, InIndex i) {
+  if (op.hasInput(i) && op.inInfo(i).dataType() != op.inInfo(0).dataType())
+    throw error("input {} has type {}, X has type {}", i, op.inInfo(i).data_type(), op.inInfo(0).data_type());
+}
+
+} // namespace
+
+void InstanceNormOp::setup() {
+  if (inRank(0) < 2) throw error("input must have rank >= 2 (N, C, ...), got rank {}", inRank(0));
+  const Shape c{inShape(0)[1]};
+  if (inShape(1) != c || inShape(2) != c)
+    throw error("scale {} and B {} must have shape [{}] (the channels)", inInfo(1).shapeString(),
+                inInfo(2).shapeString(), c[0]);
+  checkSameType(*this, 1), checkSameType(*this, 2);
+  outInfo(0) = inInfo(0);
+}
+
+void LayerNormOp::setup() {
+  axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
+  const Shape norm(inShape(0).begin() + axis_, inShape(0).end());
+  for (InIndex i : {1, 2})
+    if (hasInput(i) && !broadcastsTo(inShape(i), norm))
+      throw error("input {} of shape {} does not broadcast to the normalised shape {}", i, inInfo(i).shapeString(),
+                  TensorInfo(DataType::FLOAT, norm).shapeString());
+  checkSameType(*this, 1), checkSameType(*this, 2);
+  const int64_t stash = attr<Attributes::Int>("stash_type", 1);
+  if (stash != 1) throw error("attribute stash_type={} is not supported (only 1, FLOAT)", stash);
+  outInfo(0) = inInfo(0);
+  Shape stats = inShape(0);
+  std::fill(stats.begin() + axis_, stats.end(), 1);
+  for (OutIndex o : {1, 2})
+    if (hasOutput(o)) outInfo(o) = TensorInfo(DataType::FLOAT, stats);
+}
+
+void MeanVarianceNormOp::setup() {
+  axes_ = shapeutil::normaliseAxes(attr<Attributes::Ints>("axes", {0, 2, 3}), inRank(0));
+  std::sort(axes_.begin(), axes_.end());
+  outInfo(0) = inInfo(0);
+}
+
+void LpNormOp::setup() {
+  axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
+  p_ = attr<Attributes::Int>("p", 2);
+  if (p_ != 1 && p_ != 2) throw error("attribute p={} is not supported (expected 1 or 2)", p_);
+  outInfo(0) = inInfo(0);
+}
+
+void LRNOp::setup() {
+  if (inRank(0) < 3) throw error("input must have rank >= 3 (N, C, D1, ...), got rank {}", inRank(0));
+  const int64_t size = attr<Attributes::Int>("size");
+  if (size <= 0) throw error("attribute size={} must be positive", size);
+  outInfo(0) = inInfo(0);
+}
+
+POPART_REGISTER_OP(InstanceNormOp, onnxOp("InstanceNormalization", {1, 6}), floatTypes());
+POPART_REGISTER_OP(LayerNormOp, onnxOp("LayerNormalization", {17}), floatTypes());
+POPART_REGISTER_OP(MeanVarianceNormOp, onnxOp("MeanVarianceNormalization", {9, 13}), floatTypes());
+POPART_REGISTER_OP(LpNormOp, onnxOp("LpNormalization", {1}), floatTypes());
+POPART_REGISTER_OP(LRNOp, onnxOp("LRN", {1, 13}), floatTypes());
+} // namespace popart
