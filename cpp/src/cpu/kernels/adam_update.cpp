@@ -55,24 +55,21 @@ template <class C> void adamChunks(const VarUpdateArgs &a) {
   C lr = st.lr;
   const int64_t n = a.w.nelms();
   auto pass = [&](int64_t o, int64_t k, bool apply, double *sums) {
-    C w[vu::kChunk], g[vu::kChunk], m[vu::kChunk], v[vu::kChunk];
-    vu::load(a.w, o, k, w);
-    vu::load(a.state[0], o, k, m);
-    vu::load(a.state[1], o, k, v);
+    C wb[vu::kChunk], gb[vu::kChunk], mb[vu::kChunk], vb[vu::kChunk], wn[vu::kChunk];
+    const C *w = vu::view(a.w, o, k, wb);
+    C *m = vu::view(a.state[0], o, k, mb), *v = vu::view(a.state[1], o, k, vb);
     if (!apply || !lamb) {
-      vu::load(a.g, o, k, g);
+      const C *g = vu::view(a.g, o, k, gb);
       for (int64_t i = 0; i < k; ++i) st.moments(w[i], g[i], m[i], v[i]);
-      vu::store(a.state[0], o, k, m);
-      vu::store(a.state[1], o, k, v);
-      vu::load(a.state[0], o, k, m);  // the update sees the state as stored (its type's rounding)
-      vu::load(a.state[1], o, k, v);
+      vu::commit(a.state[0], o, k, m);  // the update sees the state as stored (its type's rounding)
+      vu::commit(a.state[1], o, k, v);
     }
     for (int64_t i = 0; i < k; ++i) {
       C u = st.update(w[i], m[i], v[i]);
       if (sums) sums[0] += double(w[i]) * double(w[i]), sums[1] += double(u) * double(u);
-      w[i] -= lr * u;
+      wn[i] = w[i] - lr * u;
     }
-    if (apply) vu::store(a.w, o, k, w);
+    if (apply) vu::store(a.w, o, k, wn);
   };
   if (!lamb) {
     vu::forChunks(n, [&](int64_t o, int64_t k) { pass(o, k, true, nullptr); });

@@ -19,12 +19,9 @@ template <class C> void adaptiveChunks(const VarUpdateArgs &a) {
   const popx::TensorView *s2 = centered ? &a.state.at(1) : nullptr;
   const popx::TensorView *s3 = momentum || adadelta ? &a.state.at(centered ? 2 : 1) : nullptr;
   vu::forChunks(a.w.nelms(), [&](int64_t o, int64_t n) {
-    C w[vu::kChunk], g[vu::kChunk], v1[vu::kChunk], v2[vu::kChunk], v3[vu::kChunk];
-    vu::load(a.w, o, n, w);
-    vu::load(a.g, o, n, g);
-    vu::load(a.state[0], o, n, v1);
-    if (s2) vu::load(*s2, o, n, v2);
-    if (s3) vu::load(*s3, o, n, v3);
+    C wb[vu::kChunk], gb[vu::kChunk], b1[vu::kChunk], b2[vu::kChunk], b3[vu::kChunk];
+    C *w = vu::view(a.w, o, n, wb), *g = vu::view(a.g, o, n, gb), *v1 = vu::view(a.state[0], o, n, b1);
+    C *v2 = s2 ? vu::view(*s2, o, n, b2) : b2, *v3 = s3 ? vu::view(*s3, o, n, b3) : b3;
     for (int64_t i = 0; i < n; ++i) {
       C gt = g[i] * gs + (l2 ? wd * w[i] : C(0));
       v1[i] = adagrad ? v1[i] + gt * gt : al * v1[i] + (1 - al) * gt * gt;
@@ -43,10 +40,10 @@ template <class C> void adaptiveChunks(const VarUpdateArgs &a) {
       }
       w[i] -= lr * (l2 ? u : u + wd * w[i]);
     }
-    vu::store(a.w, o, n, w);
-    vu::store(a.state[0], o, n, v1);
-    if (s2) vu::store(*s2, o, n, v2);
-    if (s3) vu::store(*s3, o, n, v3);
+    vu::commit(a.w, o, n, w);
+    vu::commit(a.state[0], o, n, v1);
+    if (s2) vu::commit(*s2, o, n, v2);
+    if (s3) vu::commit(*s3, o, n, v3);
   });
 }
 

@@ -11,21 +11,21 @@ template <class C> void sgdChunks(const VarUpdateArgs &a) {
           vs = a.hyper[5];
   bool momentum = a.modes.at("momentum") != 0, nesterov = a.modes.at("nesterov") != 0;
   vu::forChunks(a.w.nelms(), [&](int64_t o, int64_t n) {
-    C w[vu::kChunk], g[vu::kChunk], v[vu::kChunk];
-    vu::load(a.w, o, n, w);
-    vu::load(a.g, o, n, g);
+    C wb[vu::kChunk], gb[vu::kChunk], vb[vu::kChunk];
+    C *w = vu::view(a.w, o, n, wb), *g = vu::view(a.g, o, n, gb);
     if (!momentum) {
       for (int64_t i = 0; i < n; ++i) w[i] -= lr * (1 - dm) * (g[i] * gs + wd * w[i]);
     } else {
-      vu::load(a.state[0], o, n, v);
+      C *v = vu::view(a.state[0], o, n, vb);
       for (int64_t i = 0; i < n; ++i) {
         C gt = g[i] * gs + wd * w[i];
-        v[i] = v[i] * mm + (1 - dm) * gt * vs;
-        w[i] -= lr * (nesterov ? gt + mm * v[i] / vs : v[i] / vs);
+        C vn = v[i] * mm + (1 - dm) * gt * vs;
+        v[i] = vn;
+        w[i] -= lr * (nesterov ? gt + mm * vn / vs : vn / vs);
       }
-      vu::store(a.state[0], o, n, v);
+      vu::commit(a.state[0], o, n, v);
     }
-    vu::store(a.w, o, n, w);
+    vu::commit(a.w, o, n, w);
   });
 }
 

@@ -29,6 +29,22 @@ template <class C> void store(const popx::TensorView &t, int64_t off, int64_t n,
   });
 }
 
+/// Elements [off, off+n) of t as C: the tensor's own memory when its type is
+/// C (the common case, no copy), else a converted copy in buf.
+template <class C> C *view(const popx::TensorView &t, int64_t off, int64_t n, C *buf) {
+  if (t.dtype() == getDataType<C>()) return static_cast<C *>(t.raw()) + off;
+  load(t, off, n, buf);
+  return buf;
+}
+
+/// Writes a view back when it was a copy, and rounds the copy to the tensor's
+/// type so later reads of it see what is stored.
+template <class C> void commit(const popx::TensorView &t, int64_t off, int64_t n, C *p) {
+  if (p == static_cast<C *>(t.raw()) + off) return;
+  store(t, off, n, p);
+  load(t, off, n, p);
+}
+
 /// f(C{}) with C = double for DOUBLE weights, float otherwise.
 template <class F> void dispatchCompute(DataType weightType, F &&f) {
   if (weightType == DataType::DOUBLE) f(double{});
