@@ -1,0 +1,79 @@
+// RandomNormal/RandomUniform(Like): counter-based draws, element i of run r from
+// splitmix64(key(seed, op, r) + splitmix64(i)) (53-bit uniforms; normals by Box-Muller
+// on pairs), so results do not depend on the thread split. Each run advances r.
+#include "ops/random.hpp"
+#include "popart/ir.hpp"
+#include "popart/popx/opx.hpp"
+#include "dispatch.hpp"
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+namespace popart::cpu {
+namespace {
+
+uint64_t splitmix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// Uniform in [0, 1) for element i of the stream `key`.
+double uniform01(uint64_t key, uint64_t i) { return static_cast<double>(splitmix64(key + splitmix64(i)) >> 11) * 0x1.0p-53; }
+
+/// The session seed: the 8 bytes the session stores under "randomSeed___", else 0.
+uint64_t sessionSeed(Ir &ir) {
+  auto it = ir.streamConstants().find(reservedRandomSeedPrefix());
+  uint64_t s = 0;
+  if (it != ir.streamConstants().end() && it->second.size() >= sizeof(s)) std::memcpy(&s, it->second.data(), sizeof(s));
+  return s;
+}
+
+template <class T> void drawRandom(T *y, int64_t n, uint64_t key, bool normal, double p0, double p1) {
+  if (!normal) {
+    popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(p0 + (p1 - p0) * uniform01(key, i));
+    });
+    return;
+  }
+  popx::Opx::parallelFor((n + 1) / 2, [&](int64_t b, int64_t e) {
+    for (int64_t k = b; k < e; ++k) {
+      const double r = std::sqrt(-2.0 * std::log1p(-uniform01(key, 2 * k))), a = 6.283185307179586 * uniform01(key, 2 * k + 1);
+      y[2 * k] = static_cast<T>(p0 + p1 * r * std::cos(a));
+      if (2 * k + 1 < n) y[2 * k + 1] = static_cast<T>(p0 + p1 * r * std::sin(a));
+    }
+  });
+}
+
+class RandomOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const auto &op = getOp<RandomOp>();
+    popx::TensorView y = getOutTensor(0);
+    const uint64_t opKey = splitmix64(std::hash<std::string>{}(op.outId(0)));
+    uint32_t attrSeed = 0;
+    const float s = op.seed();
+    std::memcpy(&attrSeed, &s, sizeof(s));
+    const bool fixed = op.hasSeed(), normal = op.isNormal();
+    const double p0 = op.param0(), p1 = op.param1();
+    Ir *ir = &op.getIr();
+    auto runs = std::make_shared<std::atomic<uint64_t>>(0);
+    dispatchFloat(y.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      prog.add([=] {
+        const uint64_t seed = fixed ? attrSeed : sessionSeed(*ir);
+        const uint64_t key = splitmix64(splitmix64(seed) ^ opKey) + splitmix64(runs->fetch_add(1) + 1);
+        drawRandom(y.data<T>(), y.nelms(), key, normal, p0, p1);
+      });
+    });
+  }
+};
+
+} // namespace
+static popx::OpxCreator<RandomOpx> POPART_UNIQUE_NAME(randomOpxCreator_)(std::vector<OperatorIdentifier>{
+    onnxOp("RandomNormal"), onnxOp("RandomUniform"), onnxOp("RandomNormalLike"), onnxOp("RandomUniformLike")});
+} // namespace popart::cpu
