@@ -4,8 +4,9 @@ popart.InferenceSession on the CPU device and compares with the stored outputs.
 Shared by test_node_backend.py (the allow-list, in pytest) and survey.py (all
 node tests, with counts). PopART needs static shapes and compile-time shape
 inputs: symbolic input shapes are given through InputShapeInfo, and when an op
-reports that a graph input "must be a constant known at compile time", the test
-is retried with that input baked into a Constant node (once per such input)."""
+reports that a tensor "must be a constant known at compile time", the test is
+retried with that graph input baked into a Constant node, or, when the tensor is
+computed from inputs, with every integer graph input baked."""
 import os
 import re
 
@@ -161,9 +162,16 @@ def run_test(name):
                                 graph_inputs, inputs, baked)
             except Exception as e:  # popart.popart_exception
                 m = re.search(r"\('([^']*)'\) " + CONSTANT_ERROR, str(e))
-                if not m or m.group(1) in baked or m.group(1) not in {vi.name for vi in graph_inputs}:
+                if not m:
                     raise
-                baked.add(m.group(1))
+                if m.group(1) in {vi.name for vi in graph_inputs} - baked:
+                    baked.add(m.group(1))
+                    continue
+                # computed from inputs (Shape -> ... -> Pad): bake every integer input
+                ints = {vi.name for vi, a in zip(graph_inputs, inputs) if a.dtype.kind in "iu"} - baked
+                if not ints:
+                    raise
+                baked |= ints
         needed_bake = needed_bake or bool(baked)
         if len(got) != len(outputs):
             raise AssertionError(f"data set {k}: {len(got)} outputs, expected {len(outputs)}")

@@ -145,7 +145,7 @@ def write_allowlist(results, subset):
     with open(os.path.join(HERE, "allowlist.txt"), "w") as f:
         f.write("# ONNX backend node tests that must pass (regenerate: survey.py --write-allowlist).\n"
                 "# '*' marks tests outside PopART's supported subset; 'baked' marks tests whose\n"
-                "# shape-like graph inputs are baked into initializers (ops needing compile-time constants).\n")
+                "# shape-like graph inputs are baked into Constant nodes (ops needing compile-time constants).\n")
         for n in passing:
             tags = ([] if n in subset else ["*"]) + (["baked"] if results[n].get("baked") else [])
             f.write(n + ("  # " + " ".join(tags) if tags else "") + "\n")
@@ -181,7 +181,7 @@ def main():
     for n, r in failures:
         print(f"  {'S' if n in subset else ' '} {n}: {r['error']}")
     baked = sorted(n for n, r in results.items() if r.get("baked"))
-    print(f"\nPassing with graph inputs baked into initializers ({len(baked)}): {' '.join(baked)}")
+    print(f"\nPassing with graph inputs baked into Constant nodes ({len(baked)}): {' '.join(baked)}")
     sub_pass = sum(1 for n in subset if results.get(n, {}).get("ok"))
     all_pass = sum(1 for r in results.values() if r["ok"])
     who = "onnxruntime" if args.ort else "popart"
