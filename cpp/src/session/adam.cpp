@@ -58,6 +58,9 @@ void Adam::validReplacement(const Optimizer &other) const {
   optparams::checkSame("Adam", "accl1_type", int64_t(accl1Type_), int64_t(o.accl1Type_));
   optparams::checkSame("Adam", "accl2_type", int64_t(accl2Type_), int64_t(o.accl2Type_));
   optparams::checkSame("Adam", "scaled_optimizer_state setting", scaled_, o.scaled_);
+  if (scaled_ && o.getLossScalingVal() != getLossScalingVal())
+    throw error("cannot change lossScaling from {} to {} with scaled_optimizer_state: the stored Adam state is "
+                "scaled by it", getLossScalingVal(), o.getLossScalingVal());
 }
 
 VarUpdateSpec Adam::varUpdate(const TensorId &w) const {

@@ -119,6 +119,15 @@ def test_update_optimizer_errors_adaptive_and_sgd():
                      2, make_data(2))
 
 
+def test_scaled_state_loss_scaling_fixed():
+    mk = lambda ls: popart.Adam({"defaultLearningRate": (0.01, False), "lossScaling": (ls, False)},
+                                scaled_optimizer_state=True)
+    with pytest.raises(popart.popart_exception, match="lossScaling from 2 to 4 with scaled_optimizer_state"):
+        train_popart([mk(2.0), mk(4.0)], 2, make_data(2))
+    train_popart([mk(2.0), popart.Adam({"defaultLearningRate": (0.02, False), "lossScaling": (2.0, False)},
+                                       scaled_optimizer_state=True)], 2, make_data(2))
+
+
 def test_weight_specific_entries_fixed():
     b = adam()
     b.insertSpecific("W1", {"learningRate": (0.5, False)})
