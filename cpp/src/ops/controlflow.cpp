@@ -187,25 +187,34 @@ void ScanOp::readAttributes(int m, int k) {
 }
 
 void ScanOp::setup() {
-  const bool scan8 = opid.version == 8;
   const Graph &body = subgraph("body");
-  const int first = firstState();
   const int m = static_cast<int>(attr<Attributes::Int>("num_scan_inputs"));
-  numStates_ = numExplicitInputs() - first - m;
+  numStates_ = numExplicitInputs() - firstState() - m;
   if (m < 1 || numStates_ < 0)
-    throw error("num_scan_inputs {} must be in [1, {}]", m, numExplicitInputs() - first);
+    throw error("num_scan_inputs {} must be in [1, {}]", m, numExplicitInputs() - firstState());
   checkInputCount(body, static_cast<size_t>(numStates_ + m));
   const int k = static_cast<int>(body.getOutputIds().size()) - numStates_;
   if (k < 0) throw error("the body has {} outputs, fewer than the {} states", body.getOutputIds().size(), numStates_);
   readAttributes(m, k);
+  setupScanInputs(body);
+  setupStates(body);
+  setupScanOutputs(body);
+  if (output->maxIndex() > numStates_ + k)
+    throw error("the node has {} outputs but the body gives {}", output->maxIndex(), numStates_ + k);
+}
+
+// Normalises the input axes; sets the sequence length (and Scan-8's batch size).
+void ScanOp::setupScanInputs(const Graph &body) {
+  const bool scan8 = opid.version == 8;
   batch_ = 1;
   seqLen_ = -1;
-  for (int j = 0; j < m; ++j) {
-    InIndex in = first + numStates_ + j;
+  for (int j = 0; j < numScanInputs(); ++j) {
+    const InIndex in = firstState() + numStates_ + j;
     const Shape &s = inShape(in);
-    if (!scan8) inAxes_[static_cast<size_t>(j)] = shapeutil::normaliseAxis(inAxes_[static_cast<size_t>(j)], inRank(in), "scan_input_axes value");
+    int64_t &axis = inAxes_[static_cast<size_t>(j)];
     if (scan8) dropLeading(s, 2);
-    int64_t len = s[static_cast<size_t>(inAxes_[static_cast<size_t>(j)])];
+    else axis = shapeutil::normaliseAxis(axis, inRank(in), "scan_input_axes value");
+    int64_t len = s[static_cast<size_t>(axis)];
     if (seqLen_ >= 0 && len != seqLen_)
       throw error("scan inputs have different lengths along their scan axes ({} and {})", seqLen_, len);
     seqLen_ = len;
@@ -213,18 +222,20 @@ void ScanOp::setup() {
       throw error("Scan-8 scan inputs have different batch sizes ({} and {})", batch_, s[0]);
     if (scan8) batch_ = s[0];
     checkCompatible(graphInputInfo(body, static_cast<size_t>(numStates_ + j)),
-                    TensorInfo(inInfo(in).dataType(), scanSliceShape(s, inAxes_[static_cast<size_t>(j)], scan8)),
+                    TensorInfo(inInfo(in).dataType(), scanSliceShape(s, axis, scan8)),
                     "body input " + std::to_string(numStates_ + j) + " (a slice of scan input " + std::to_string(j) + ")");
   }
-  if (scan8 && hasInput(0)) {
+  if (scan8 && hasInput(0))
     for (int64_t len : inConstInts(0))
       if (len != seqLen_)
         throw error("sequence_lens {} differs from the scan length {}: PopART supports only full-length sequences",
                     len, seqLen_);
-  }
+}
+
+void ScanOp::setupStates(const Graph &body) {
+  const bool scan8 = opid.version == 8;
   for (int j = 0; j < numStates_; ++j) {
-    InIndex in = first + j;
-    const TensorInfo &x = inInfo(in);
+    const TensorInfo &x = inInfo(firstState() + j);
     if (scan8 && (x.rank() == 0 || x.shape()[0] != batch_))
       throw error("Scan-8 state {} has shape {}, expected batch size {} on axis 0", j, x.shape(), batch_);
     TensorInfo perBatch(x.dataType(), scan8 ? dropLeading(x.shape(), 1) : x.shape());
@@ -232,20 +243,22 @@ void ScanOp::setup() {
     checkCompatible(graphOutputInfo(body, static_cast<size_t>(j)), perBatch, "body output " + std::to_string(j) + " (state)");
     if (hasOutput(j)) outInfo(j) = x;
   }
-  for (int j = 0; j < k; ++j) {
+}
+
+// Scan output j stacks the body's y_t along its axis (Scan-8: [batch, seq, ...]).
+void ScanOp::setupScanOutputs(const Graph &body) {
+  for (int j = 0; j < numScanOutputs(); ++j) {
     const TensorInfo &y = graphOutputInfo(body, static_cast<size_t>(numStates_ + j));
     Shape s = y.shape();
-    int64_t &a = outAxes_[static_cast<size_t>(j)];
-    if (scan8) {
+    int64_t &axis = outAxes_[static_cast<size_t>(j)];
+    if (opid.version == 8) {
       s.insert(s.begin(), {batch_, seqLen_});
     } else {
-      a = shapeutil::normaliseAxis(a, y.rank() + 1, "scan_output_axes value");
-      s.insert(s.begin() + a, seqLen_);
+      axis = shapeutil::normaliseAxis(axis, y.rank() + 1, "scan_output_axes value");
+      s.insert(s.begin() + axis, seqLen_);
     }
     if (hasOutput(numStates_ + j)) outInfo(numStates_ + j) = TensorInfo(y.dataType(), s);
   }
-  if (output->maxIndex() > numStates_ + k)
-    throw error("the node has {} outputs but the body gives {}", output->maxIndex(), numStates_ + k);
 }
 
 // ---- Call ----

@@ -98,6 +98,9 @@ public:
 
 private:
   void readAttributes(int numScanInputs, int numScanOutputs);
+  void setupScanInputs(const Graph &body);
+  void setupStates(const Graph &body);
+  void setupScanOutputs(const Graph &body);
   std::vector<int64_t> inAxes_, outAxes_, inReverse_, outReverse_;
   int numStates_ = 0;
   int64_t batch_ = 1, seqLen_ = 0;

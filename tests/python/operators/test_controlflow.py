@@ -1,6 +1,8 @@
 # Control flow: If, Loop, Scan (ai.onnx) and Call (ai.graphcore) from ONNX
 # models (onnx.helper, with outer-scope references and nested sub-graphs) and
 # from the Builder helpers, compared with onnxruntime / numpy; error cases.
+import json
+
 import numpy as np
 import onnx
 import onnx.helper as oh
@@ -209,14 +211,16 @@ def test_loop_swapped_carried_values_and_omitted_outputs():
 
 
 def test_loop_folds_when_constant():
+    """All inputs constant (w is a Constant of the main graph, copied into the
+    body as a constant): the Loop is evaluated at import time."""
     node = oh.make_node("Loop", ["M", "", "s0"], ["s", "scan"], body=loop_body())
-    inits = [onnx.numpy_helper.from_array(v, n) for n, v in
-             (("M", np.int64(4)), ("s0", np.float32([1, 1])))]
-    body_w = const("w", np.float32([2, 3]))
-    m = model([body_w, node, oh.make_node("Identity", ["s"], ["o"]), oh.make_node("Identity", ["scan"], ["o2"])],
-              [], [vi("o", F, [2]), vi("o2", F, [4, 2])], inits=inits)
-    m.graph.initializer[1].data_type = F
+    nodes = [const("M", np.int64(4)), const("s0", np.float32([1, 1])), const("w", np.float32([2, 3])), node,
+             oh.make_node("Relu", ["s"], ["o"]), oh.make_node("Relu", ["scan"], ["o2"])]
+    m = model(nodes, [], [vi("o", F, [2]), vi("o2", F, [4, 2])])
     check(m, {})
+    df = popart.DataFlow(1, {"o": popart.AnchorReturnType("All")})
+    s = popart.InferenceSession(m.SerializeToString(), df, popart.DeviceManager().createCpuDevice())
+    assert json.loads(s.getSerializedGraph())["maingraph"] == []
 
 
 def test_loop_errors():
