@@ -1,0 +1,100 @@
+// Einsum: y[o] = sum_c prod_k x_k[offset_k(o, c)], with per-label strides for each
+// input (repeated labels add their strides: diagonals; broadcast dims stride 0).
+// Output elements are split across threads; the contracted labels are an odometer.
+#include "ops/einsum.hpp"
+#include "ops/shape_util.hpp"
+#include "popart/popx/opx.hpp"
+#include "dispatch.hpp"
+#include "strided_copy.hpp"
+#include <memory>
+
+namespace popart::cpu {
+namespace {
+
+struct EinsumPlan {
+  std::vector<int64_t> outSizes, sumSizes;                // per output / contracted label
+  std::vector<std::vector<int64_t>> outStrides, sumStrides; // [input][label]
+  int64_t outCount = 1, sumCount = 1;
+
+  EinsumPlan(const EinsumOp &op) {
+    const auto &labels = op.inputLabels();
+    const auto &sizes = op.sizes();
+    std::vector<std::vector<int64_t>> strides(labels.size(), std::vector<int64_t>(sizes.size(), 0));
+    std::vector<bool> used(sizes.size(), false);
+    for (size_t k = 0; k < labels.size(); ++k) {
+      const Shape &s = op.inShape(static_cast<InIndex>(k));
+      const auto rm = rowMajorStrides(s);
+      for (size_t d = 0; d < s.size(); ++d) {
+        used[labels[k][d]] = true;
+        if (s[d] != 1) strides[k][labels[k][d]] += rm[d];
+      }
+    }
+    std::vector<bool> isOut(sizes.size(), false);
+    for (int l : op.outputLabels()) isOut[l] = true;
+    outStrides.resize(labels.size()), sumStrides.resize(labels.size());
+    for (int l : op.outputLabels()) {
+      outSizes.push_back(sizes[l]);
+      for (size_t k = 0; k < labels.size(); ++k) outStrides[k].push_back(strides[k][l]);
+    }
+    for (size_t l = 0; l < sizes.size(); ++l)
+      if (used[l] && !isOut[l]) {
+        sumSizes.push_back(sizes[l]);
+        for (size_t k = 0; k < labels.size(); ++k) sumStrides[k].push_back(strides[k][l]);
+      }
+    outCount = shapeutil::product(outSizes, 0, outSizes.size());
+    sumCount = shapeutil::product(sumSizes, 0, sumSizes.size());
+  }
+
+  template <class T> void run(const std::vector<const T *> &x, T *y) const {
+    using A = std::conditional_t<std::is_floating_point_v<T>, T, std::conditional_t<std::is_same_v<T, float16_t>, float, int64_t>>;
+    const size_t n = x.size(), ns = sumSizes.size();
+    popx::Opx::parallelFor(outCount, [&](int64_t b, int64_t e) {
+      std::vector<int64_t> base(n), off(n), ctr(ns);
+      for (int64_t o = b; o < e; ++o) {
+        std::fill(base.begin(), base.end(), 0);
+        for (int64_t d = static_cast<int64_t>(outSizes.size()) - 1, r = o; d >= 0; --d) {
+          const int64_t i = r % outSizes[d];
+          r /= outSizes[d];
+          for (size_t k = 0; k < n; ++k) base[k] += i * outStrides[k][d];
+        }
+        off = base;
+        std::fill(ctr.begin(), ctr.end(), 0);
+        A acc = 0;
+        for (int64_t c = 0; c < sumCount; ++c) {
+          A p = static_cast<A>(x[0][off[0]]);
+          for (size_t k = 1; k < n; ++k) p *= static_cast<A>(x[k][off[k]]);
+          acc += p;
+          for (size_t d = ns; d-- > 0;) {  // odometer step
+            for (size_t k = 0; k < n; ++k) off[k] += sumStrides[k][d];
+            if (++ctr[d] < sumSizes[d]) break;
+            for (size_t k = 0; k < n; ++k) off[k] -= sumStrides[k][d] * sumSizes[d];
+            ctr[d] = 0;
+          }
+        }
+        y[o] = static_cast<T>(acc);
+      }
+    }, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, sumCount * static_cast<int64_t>(n))));
+  }
+};
+
+class EinsumOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto plan = std::make_shared<const EinsumPlan>(getOp<EinsumOp>());
+    std::vector<popx::TensorView> xs;
+    for (int k = 0; k < static_cast<int>(op_p->input->n()); ++k) xs.push_back(getInTensor(k));
+    popx::TensorView y = getOutTensor(0);
+    if (y.nelms() == 0) return;
+    dispatchNumeric(y.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      std::vector<const T *> ptrs;  // buffers are stable for the session's life
+      for (const auto &v : xs) ptrs.push_back(v.data<T>());
+      prog.add([plan, ptrs, y] { plan->run(ptrs, y.data<T>()); });
+    });
+  }
+};
+
+} // namespace
+static popx::OpxCreator<EinsumOpx> POPART_UNIQUE_NAME(einsumOpxCreator_)(onnxOp("Einsum"));
+} // namespace popart::cpu
