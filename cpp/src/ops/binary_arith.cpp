@@ -1,6 +1,7 @@
 // Add, Sub, Mul, Div (ai.onnx 1, 6, 7, 13, 14) and Pow (1, 7, 12, 13, 15):
 // y = a (op) b with numpy broadcasting (opset >= 7) or legacy `broadcast`/`axis`
 // (opset < 7). Pow >= 12 lets the exponent type differ from the base type.
+// Gradients (Add/Sub/Mul/Div): da = reduce(dy * dy/da) over a's broadcast dims.
 #include "binary_arith.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -78,6 +79,34 @@ std::unique_ptr<Op> BinaryArithOp::getInplaceVariant(const OperatorIdentifier &i
   return op;
 }
 
+std::vector<std::unique_ptr<Op>> BinaryArithOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> ops;
+  if (arithType_ == "Pow") return ops;  // no gradient yet: autodiff reports the op
+  for (InIndex arg : {0, 1}) ops.push_back(std::make_unique<BinaryArithGradOp>(*this, arg));
+  return ops;
+}
+
+BinaryArithGradOp::BinaryArithGradOp(const BinaryArithOp &fwd, InIndex arg)
+    : Op(internalOp(fwd.arithType() + "Arg" + std::to_string(arg) + "Grad"), fwd.settings),
+      arithType_(fwd.arithType()), arg_(arg), shapeA_(fwd.broadcastShape(0)), shapeB_(fwd.broadcastShape(1)),
+      outShape_(fwd.outShape(0)), argInfo_(fwd.inInfo(arg)) {}
+
+const std::vector<GradInOutMapper> &BinaryArithGradOp::gradInputInfo() const {
+  using G = GradOpInType;
+  static const std::vector<GradInOutMapper> dyOnly{{0, 0, G::GradOut}};
+  static const std::vector<GradInOutMapper> withA{{0, 0, G::GradOut}, {1, 0, G::In}};
+  static const std::vector<GradInOutMapper> withB{{0, 0, G::GradOut}, {1, 1, G::In}};
+  static const std::vector<GradInOutMapper> withAB{{0, 0, G::GradOut}, {1, 0, G::In}, {2, 1, G::In}};
+  if (arithType_ == "Mul") return arg_ == 0 ? withB : withA;
+  if (arithType_ == "Div") return arg_ == 0 ? withB : withAB;
+  return dyOnly;
+}
+
+const std::map<int, int> &BinaryArithGradOp::gradOutToNonGradIn() const {
+  static const std::map<int, int> toA{{0, 0}}, toB{{0, 1}};
+  return arg_ == 0 ? toA : toB;
+}
+
 POPART_REGISTER_OP(BinaryArithOp, onnxOp("Add", {1, 6, 7, 13, 14}), numericTypes());
 POPART_REGISTER_OP(BinaryArithOp, onnxOp("Sub", {1, 6, 7, 13, 14}), numericTypes());
 POPART_REGISTER_OP(BinaryArithOp, onnxOp("Mul", {1, 6, 7, 13, 14}), numericTypes());
@@ -93,5 +122,13 @@ POPART_REGISTER_OP(BinaryArithOp, internalOp("MulRhsInplace"));
 POPART_REGISTER_OP(BinaryArithOp, internalOp("DivLhsInplace"));
 POPART_REGISTER_OP(BinaryArithOp, internalOp("DivRhsInplace"));
 POPART_REGISTER_OP(BinaryArithOp, internalOp("PowLhsInplace"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("AddArg0Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("AddArg1Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("SubArg0Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("SubArg1Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("MulArg0Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("MulArg1Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("DivArg0Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("DivArg1Grad"));
 
 } // namespace popart

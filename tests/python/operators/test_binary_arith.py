@@ -164,3 +164,24 @@ def test_float16_rows(op_tester, op, sa, sb):
     fn = {**OPS, "Div": np.divide}[op]
     op_tester.check(op, [a, b], reference=lambda a, b: fn(a.astype(np.float32), b.astype(np.float32)).astype(np.float16),
                     rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("op", ["Add", "Sub", "Mul", "Div"])
+@pytest.mark.parametrize("sa,sb", [((3, 4), (3, 4)), ((2, 3, 4), (4,)), ((3, 1), (1, 5)), ((2, 3), ())])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grad(op_tester, op, sa, sb, dtype):
+    a, b = rand(sa, dtype), rand(sb, dtype, 1, positive=True)
+    fn = {**OPS, "Div": np.divide}[op]
+    op_tester.check_grad(op, [a, b], reference=fn, opset=13)
+
+
+def test_grad_float16_and_legacy_broadcast(op_tester):
+    a, b = rand((2, 3, 4), np.float16), rand((3,), np.float16, 1, positive=True)
+    op_tester.check_grad("Mul", [a, b], reference=lambda a, b: a * b[None, :, None], attrs={"broadcast": 1, "axis": 1},
+                         opset=6, rtol=2e-2, atol=2e-2)
+
+
+def test_pow_has_no_gradient_yet(op_tester):
+    with pytest.raises(popart.popart_exception, match="gradient"):
+        op_tester.check_grad("Pow", [rand((3,), np.float32, positive=True), rand((3,), np.float32, 1)],
+                             reference=np.power)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -60,18 +61,20 @@ inline BroadcastPlan makeBroadcastPlan(const Shape &a, const Shape &b, const Sha
 /// How one inner row reads its inputs: vector-vector, vector-scalar, scalar-vector, scalar-scalar.
 enum class RowMode { VV, VS, SV, SS };
 
-/// Calls row(a_row, b_row, o_row, n, mode) for every contiguous output row of the plan.
+/// Calls row(a_row, b_row, o_row, n, mode) for every contiguous output row of the
+/// plan, split between threads unless `parallel` is false.
 template <class TA, class TB, class TO, class Row>
-void runBroadcastRows(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, Row row) {
+void runBroadcastRows(const BroadcastPlan &p, const TA *a, const TB *b, TO *o, Row row, bool parallel = true) {
+  const int64_t most = std::numeric_limits<int64_t>::max();
   const RowMode mode = p.innerA ? (p.innerB ? RowMode::VV : RowMode::VS) : (p.innerB ? RowMode::SV : RowMode::SS);
   if (p.rows == 1) {  // one contiguous run: split it between threads
     popx::Opx::parallelFor(p.inner, [&](int64_t s, int64_t e) {
       row(a + (p.innerA ? s : 0), b + (p.innerB ? s : 0), o + s, e - s, mode);
-    }, kMemoryBoundGrain);
+    }, parallel ? kMemoryBoundGrain : most);
     return;
   }
   const int nd = static_cast<int>(p.dims.size());
-  const int64_t grain = std::max<int64_t>(1, kMemoryBoundGrain / std::max<int64_t>(p.inner, 1));
+  const int64_t grain = parallel ? std::max<int64_t>(1, kMemoryBoundGrain / std::max<int64_t>(p.inner, 1)) : most;
   popx::Opx::parallelFor(p.rows, [&](int64_t r0, int64_t r1) {
     std::array<int64_t, 32> idx{};
     int64_t offA = 0, offB = 0;
