@@ -446,3 +446,22 @@ def test_call_input_mismatch():
     b.addOutputTensor(b.aiGraphcore.call([x], 1, sub)[0])
     with pytest.raises(popart.popart_exception, match="Call.*declared with shape \\[2\\] but the op passes FLOAT \\[3\\]"):
         run_popart(b.getModelProto(), {x: np.zeros(3, np.float32)})
+
+
+def test_outer_constants_stay_constant_and_weights_flow_in():
+    """The body reshapes with a main-graph int64 initializer (a compile-time
+    shape, copied into the body as a constant), multiplies by a main-graph float
+    initializer (a weight, passed in as an implicit input) and adds its own
+    float initializer."""
+    body = oh.make_graph(
+        [oh.make_node("Reshape", ["s", "shape"], ["r"]), oh.make_node("MatMul", ["r", "W"], ["rw"]),
+         oh.make_node("Add", ["rw", "bias"], ["rb"]), oh.make_node("Reshape", ["rb", "flat"], ["s2"]),
+         oh.make_node("Identity", ["cin"], ["cout"])],
+        "body", [vi("i", I64, []), vi("cin", B, []), vi("s", F, [4])], [vi("cout", B, []), vi("s2", F, [4])],
+        initializer=[onnx.numpy_helper.from_array(np.float32([0.5, -0.5]), "bias")])
+    node = oh.make_node("Loop", ["M", "", "s0"], ["s"], body=body)
+    inits = [onnx.numpy_helper.from_array(v, n) for n, v in
+             (("M", np.int64(3)), ("shape", np.int64([2, 2])), ("flat", np.int64([4])),
+              ("W", np.float32([[0.5, 1], [-1, 0.25]])))]
+    m = model([node], [vi("s0", F, [4])], [vi("s", F, [4])], inits=inits)
+    check(m, {"s0": np.float32([1, 2, 3, 4])})
