@@ -163,3 +163,20 @@ def test_weight_specific_values():
     ref = train_reference(lambda ps, h: TorchOpt(torch.optim.AdamW, groups(ps), h), [torch_h(H0)] * STEPS, STEPS,
                           data)
     assert_histories_close(got, ref)
+
+
+def test_weight_specific_values_updated_from_host():
+    """Non-const weight-specific values change between steps like the defaults."""
+    data = make_data(STEPS)
+    opts = []
+    for lr2 in (0.005, 0.005, 0.03, 0.03):
+        opts.append(popart_adam(H0, specific={"W2": {"learningRate": (lr2, False)}}))
+    got = train_popart(opts, STEPS, data)
+
+    class Ref(TorchOpt):
+        def set(self, h):
+            self.opt.param_groups[1]["lr"] = h
+
+    ref = train_reference(lambda ps, h: Ref(torch.optim.AdamW, [{"params": [ps[0]]}, {"params": [ps[1]], "lr": h}],
+                                            torch_h(H0)), [0.005, 0.005, 0.03, 0.03], STEPS, data)
+    assert_histories_close(got, ref)
