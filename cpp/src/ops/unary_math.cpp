@@ -1,6 +1,7 @@
 // Element-wise unary maths (ai.onnx): Sqrt, Exp, Log, Neg, Abs, Reciprocal,
 // Sigmoid, Tanh, Erf, LeakyRelu (y = x < 0 ? alpha x : x, alpha = 0.01), each
 // with an in-place variant "<Type>Inplace" that reuses the forward kernel.
+// Gradients "<Type>Grad": dx = dy * f'(x), f' evaluated from x.
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
 
@@ -9,6 +10,14 @@ namespace {
 
 const std::string kInplace = "Inplace";
 
+class UnaryMathGradOp final : public ElementWiseNonLinearUnaryGradOp {  // inputs: dY, X
+public:
+  explicit UnaryMathGradOp(const Op &fwd) : ElementWiseNonLinearUnaryGradOp(internalOp(fwd.opid.type + "Grad"), fwd) {
+    attributes() = fwd.attributes();  // LeakyRelu's alpha
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+};
+
 class UnaryMathOp final : public ElementWiseUnaryOp {
 public:
   UnaryMathOp(const OperatorIdentifier &id, const Settings &settings)
@@ -16,6 +25,11 @@ public:
         inplace_(id.type.size() > kInplace.size() &&
                  id.type.compare(id.type.size() - kInplace.size(), kInplace.size(), kInplace) == 0) {}
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override {
+    std::vector<std::unique_ptr<Op>> v;
+    v.push_back(std::make_unique<UnaryMathGradOp>(*this));
+    return v;
+  }
   bool aliases(InIndex in, OutIndex out) const override { return inplace_ && in == 0 && out == 0; }
   bool modifies(InIndex in) const override { return inplace_ && in == 0; }
   std::vector<std::tuple<OperatorIdentifier, float>> inplacePriorityDefault() const override {
@@ -58,4 +72,14 @@ POPART_REGISTER_OP(UnaryMathOp, internalOp("SigmoidInplace"));
 POPART_REGISTER_OP(UnaryMathOp, internalOp("TanhInplace"));
 POPART_REGISTER_OP(UnaryMathOp, internalOp("ErfInplace"));
 POPART_REGISTER_OP(UnaryMathOp, internalOp("LeakyReluInplace"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("SqrtGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("ExpGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("LogGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("NegGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("AbsGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("ReciprocalGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("SigmoidGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("TanhGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("ErfGrad"));
+POPART_REGISTER_OP(UnaryMathGradOp, internalOp("LeakyReluGrad"));
 } // namespace popart

@@ -124,3 +124,23 @@ def test_inplace_chain(opset):
     x = np.linspace(-3, 3, 64).astype(np.float32)
     y = run_graph(nodes, {"x": x}, "y", opset)
     np.testing.assert_allclose(y, _sigmoid(np.exp(-np.abs(x))), rtol=1e-6)
+
+
+GRAD_REFS = {
+    "Sqrt": (np.sqrt, True), "Exp": (np.exp, False), "Log": (np.log, True), "Neg": (np.negative, False),
+    "Abs": (np.abs, False), "Reciprocal": (lambda x: 1 / x, True), "Sigmoid": (_sigmoid, False),
+    "Tanh": (np.tanh, False), "Erf": (_erf, False),
+}
+
+
+@pytest.mark.parametrize("op", sorted(GRAD_REFS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grad(op_tester, op, dtype):
+    fn, positive = GRAD_REFS[op]
+    x = np.random.RandomState(0).uniform(0.3 if positive else -2, 2, (3, 5)).astype(dtype)
+    op_tester.check_grad(op, [x], reference=fn, opset=13)
+
+
+def test_leaky_relu_grad(op_tester):
+    x = np.array([-2.0, -0.5, 0.3, 1.5], np.float32)
+    op_tester.check_grad("LeakyRelu", [x], reference=lambda x: np.where(x < 0, 0.2 * x, x), attrs={"alpha": 0.2})
