@@ -1,8 +1,10 @@
 // Cast (ai.onnx 1, 6, 9, 13, 19, 21): y = (to) x between FLOAT, FLOAT16, DOUBLE,
 // INT8/16/32/64, UINT8/16/32/64 and BOOL; `to` is a type name string at opset 1.
-// Casting to the input's own type aliases the input.
+// Casting to the input's own type aliases the input. Gradient (float to float):
+// dx = (type of x) dy, by the Cast kernel.
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
+#include "shape_grad.hpp"
 
 namespace popart {
 namespace {
@@ -15,6 +17,15 @@ bool castable(DataType t) {
   default: return false;
   }
 }
+
+class CastGradOp final : public ShapeGradOp {  // input: dY
+public:
+  explicit CastGradOp(const Op &fwd) : ShapeGradOp(internalOp("CastGrad"), fwd) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  bool aliases(InIndex in, OutIndex out) const override {
+    return in == 0 && out == 0 && inInfo(0).dataType() == outInfo(0).dataType();
+  }
+};
 
 class CastOp final : public Op {
 public:
@@ -32,8 +43,10 @@ public:
   bool aliases(InIndex in, OutIndex out) const override {
     return in == 0 && out == 0 && inInfo(0).dataType() == outInfo(0).dataType();
   }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<CastGradOp>(*this); }
 };
 
 } // namespace
 POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21}), allTypes());
+POPART_REGISTER_OP(CastGradOp, internalOp("CastGrad"));
 } // namespace popart

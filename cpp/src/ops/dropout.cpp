@@ -1,9 +1,10 @@
 // Dropout (ai.onnx 1, 6, 7, 10, 12, 13) at inference: y = x (a view of the
 // input) and the optional mask output is all true (all 1 of the input's type
 // before opset 10). `ratio` is an attribute before opset 12, an input after.
+// Gradient: dx = dy (ReshapeGrad, a view).
 #include "popart/error.hpp"
-#include "popart/op.hpp"
 #include "popart/opmanager.hpp"
+#include "shape_grad.hpp"
 
 namespace popart {
 namespace {
@@ -24,6 +25,7 @@ public:
       outInfo(1) = TensorInfo(opid.version >= 10 ? DataType::BOOL : inInfo(0).dataType(), inShape(0));
   }
   bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ReshapeGradOp>(*this); }
 };
 
 } // namespace

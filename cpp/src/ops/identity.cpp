@@ -1,6 +1,8 @@
 // Identity (ai.onnx 1, 13, 14, 16, 19, 21): y = x, as a view of the input.
+// Gradient: dx = dy (ReshapeGrad, a view).
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
+#include "shape_grad.hpp"
 
 namespace popart {
 namespace {
@@ -10,6 +12,7 @@ public:
   using ElementWiseUnaryOp::ElementWiseUnaryOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ReshapeGradOp>(*this); }
 };
 
 } // namespace

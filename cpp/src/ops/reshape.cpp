@@ -8,13 +8,6 @@
 namespace popart {
 namespace {
 
-class ReshapeGradOp final : public ShapeGradOp {  // input: dY
-public:
-  explicit ReshapeGradOp(const Op &fwd) : ShapeGradOp(internalOp("ReshapeGrad"), fwd) {}
-  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
-  bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }
-};
-
 class ReshapeFamilyOp : public Op {
 public:
   using Op::Op;

@@ -1,6 +1,7 @@
 // Base of the data-movement grad ops (Reshape family, Concat, Split, Slice,
-// Gather): the output is the gradient of one forward input and has exactly
-// that input's type and shape, recorded when the grad op is made.
+// Gather, Cast): the output is the gradient of one forward input and has
+// exactly that input's type and shape, recorded when the grad op is made.
+// ReshapeGradOp is the gradient of every view op.
 #pragma once
 #include "popart/op.hpp"
 #include "popart/opidentifiers.hpp"
@@ -22,6 +23,15 @@ private:
   TensorInfo xInfo_;
   std::vector<GradInOutMapper> ins_;
   std::map<int, int> outs_;
+};
+
+/// dx = dy viewed with x's shape (aliases dY): the gradient of the view ops
+/// Reshape, Flatten, Squeeze, Unsqueeze, Identity and inference Dropout.
+class ReshapeGradOp final : public ShapeGradOp {
+public:
+  explicit ReshapeGradOp(const Op &fwd) : ShapeGradOp(internalOp("ReshapeGrad"), fwd) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  bool aliases(InIndex in, OutIndex out) const override { return in == 0 && out == 0; }
 };
 
 } // namespace popart
