@@ -20,8 +20,8 @@ CLIPS = {
     "all_active": ([popart.ClipNormSettings.clipAllWeights(0.1)], [(["W1", "W2"], 0.1)]),
     "all_inactive": ([popart.ClipNormSettings.clipAllWeights(100.0)], [(["W1", "W2"], 100.0)]),
     "one_group": ([popart.ClipNormSettings.clipWeights(["W1"], 0.05)], [(["W1"], 0.05)]),
-    "two_groups": ([popart.ClipNormSettings.clipWeights(["W1"], 0.05), popart.ClipNormSettings.clipWeights(["W2"], 0.02)],
-                   [(["W1"], 0.05), (["W2"], 0.02)]),
+    "two_groups": ([popart.ClipNormSettings.clipWeights(["W1"], 0.05),
+                    popart.ClipNormSettings.clipWeights(["W2"], 0.02)], [(["W1"], 0.05), (["W2"], 0.02)]),
 }
 
 
