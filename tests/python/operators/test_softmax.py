@@ -74,3 +74,13 @@ def test_bad_axis(op_tester, axis, opset):
 def test_int_rejected(op_tester):
     with pytest.raises(popart.popart_exception, match="type INT32"):
         op_tester.run("Softmax", [np.array([[1, 2]], np.int32)], opset=13)
+
+
+@pytest.mark.parametrize("op", ["Softmax", "LogSoftmax"])
+@pytest.mark.parametrize("axis,opset", [(-1, 13), (1, 13), (0, 13), (1, 11), (2, 11)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grad(op_tester, op, axis, opset, dtype):
+    x = rand((2, 3, 4), dtype, scale=1.0)
+    ref = softmax_axis if opset >= 13 else softmax_2d
+    op_tester.check_grad(op, [x], reference=lambda x: ref(x, axis, op == "LogSoftmax"), attrs={"axis": axis},
+                         opset=opset)

@@ -1,6 +1,7 @@
 // Softmax / LogSoftmax over [outer, A, inner] views: rows (inner == 1) reduce
 // contiguously; otherwise 256 columns at a time share running max/sum arrays.
 // Stable: exponentiate x - max; float16 is staged through float32 buffers.
+// Gradients from (dY, Y): plain loops per [A, inner] slab.
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
@@ -115,6 +116,49 @@ template <class T> void softmaxTyped(const T *x, T *y, int64_t outer, int64_t A,
   }, std::max<int64_t>(1, 8192 / std::max<int64_t>(A * kCols, 1)));
 }
 
+struct SoftmaxView {
+  int64_t outer = 1, A = 1, inner = 1;
+};
+
+// [outer, A, inner] for a non-negative axis; coerce2d folds everything after it into A.
+SoftmaxView viewOf(const Shape &shape, int64_t axis, bool coerce2d) {
+  SoftmaxView v;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d) {
+    int64_t &part = d < axis ? v.outer : (d == axis || coerce2d ? v.A : v.inner);
+    part *= shape[d];
+  }
+  return v;
+}
+
+// dx over one [A, inner] slab, column by column (inner == 1 is a row).
+template <class T> void softmaxGradSlab(const T *dy, const T *y, T *dx, int64_t A, int64_t inner, bool logOut) {
+  using C = compute_t<T>;
+  for (int64_t j = 0; j < inner; ++j) {
+    C s = 0;
+    for (int64_t a = 0; a < A; ++a) s += logOut ? C(dy[a * inner + j]) : C(dy[a * inner + j]) * C(y[a * inner + j]);
+    for (int64_t a = 0; a < A; ++a) {
+      const int64_t k = a * inner + j;
+      dx[k] = logOut ? T(C(dy[k]) - std::exp(C(y[k])) * s) : T(C(y[k]) * (C(dy[k]) - s));
+    }
+  }
+}
+
+void softmaxGrad(KernelContext &ctx) {
+  const Op &op = ctx.op();
+  const SoftmaxView v = viewOf(ctx.inInfo(1).shape(), op.attr<Attributes::Int>("axis", 0),
+                               op.attr<Attributes::Int>("coerce2d", 0) != 0);
+  const bool logOut = op.opid.type == "LogSoftmaxGrad";
+  dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *dy = ctx.in<T>(0).data(), *y = ctx.in<T>(1).data();
+    T *dx = ctx.out<T>(0).data();
+    const int64_t slab = v.A * v.inner;
+    popx::Opx::parallelFor(v.outer, [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) softmaxGradSlab(dy + o * slab, y + o * slab, dx + o * slab, v.A, v.inner, logOut);
+    }, std::max<int64_t>(1, 8192 / std::max<int64_t>(slab, 1)));
+  });
+}
+
 void softmaxFwd(KernelContext &ctx) {
   const Op &op = ctx.op();
   const Shape &shape = ctx.inInfo(0).shape();
@@ -122,11 +166,7 @@ void softmaxFwd(KernelContext &ctx) {
   const bool v13 = op.opid.version >= 13;
   int64_t axis = op.attr<Attributes::Int>("axis", v13 ? -1 : 1);
   if (axis < 0) axis += rank;
-  int64_t outer = 1, A = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d) {
-    int64_t &part = d < axis ? outer : (d == axis || !v13 ? A : inner);
-    part *= shape[d];
-  }
+  const auto [outer, A, inner] = viewOf(shape, axis, !v13);
   const bool logOut = op.opid.type == "LogSoftmax";
   dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
@@ -137,4 +177,6 @@ void softmaxFwd(KernelContext &ctx) {
 } // namespace
 POPART_REGISTER_KERNEL(onnxOp("Softmax"), softmaxFwd);
 POPART_REGISTER_KERNEL(onnxOp("LogSoftmax"), softmaxFwd);
+POPART_REGISTER_KERNEL(internalOp("SoftmaxGrad"), softmaxGrad);
+POPART_REGISTER_KERNEL(internalOp("LogSoftmaxGrad"), softmaxGrad);
 } // namespace popart::cpu
