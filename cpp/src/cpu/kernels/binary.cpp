@@ -120,13 +120,13 @@ void runPow(const BroadcastPlan &p, const void *a, const void *b, void *o, int64
   runBroadcast(p, x, e, static_cast<T *>(o), [](T u, E v) { return powElem(u, v); });
 }
 
-using Step = std::function<void()>;
+using ArithStep = std::function<void()>;
 
-Step arithStep(const std::string &type, const BroadcastPlan &p, const popx::TensorView &a,
+ArithStep arithStep(const std::string &type, const BroadcastPlan &p, const popx::TensorView &a,
                const popx::TensorView &b, const popx::TensorView &o) {
   const void *pa = a.raw(), *pb = b.raw();
   void *po = o.raw();
-  return dispatchNumeric(a.dtype(), [&](auto tag) -> Step {
+  return dispatchNumeric(a.dtype(), [&](auto tag) -> ArithStep {
     using T = decltype(tag);
     if (type == "Add") return [=] { runArith<T>(p, pa, pb, po, AddF{}); };
     if (type == "Sub") return [=] { runArith<T>(p, pa, pb, po, SubF{}); };
@@ -137,12 +137,12 @@ Step arithStep(const std::string &type, const BroadcastPlan &p, const popx::Tens
 }
 
 template <class T>
-Step powStep(const BroadcastPlan &p, const popx::TensorView &a, const popx::TensorView &b,
+ArithStep powStep(const BroadcastPlan &p, const popx::TensorView &a, const popx::TensorView &b,
              const popx::TensorView &o) {
   const void *pa = a.raw(), *pb = b.raw();
   void *po = o.raw();
   int64_t nb = b.nelms(), no = o.nelms();
-  return dispatchNumeric(b.dtype(), [&](auto etag) -> Step {
+  return dispatchNumeric(b.dtype(), [&](auto etag) -> ArithStep {
     using E = decltype(etag);
     return [=] { runPow<T, E>(p, pa, pb, po, nb, no); };
   });

@@ -29,7 +29,7 @@ template <class T> void sumToShape(const BroadcastPlan &p, const T *full, T *tar
   runBroadcastRows(p, static_cast<const T *>(target), full, const_cast<T *>(full), row, false);
 }
 
-template <class T> void negate(T *x, int64_t n) {
+template <class T> void negateGrad(T *x, int64_t n) {
   for (int64_t i = 0; i < n; ++i) x[i] = T(-compute_t<T>(x[i]));
 }
 
@@ -70,7 +70,7 @@ public:
           for (int64_t i = 0; i < n; ++i) t[i] = T(C(t[i]) * C(dy[i]));
         }
         if (t && reduce) sumToShape(sumPlan, static_cast<const T *>(t), dx.data<T>(), dx.nelms());
-        if (negative) negate(dx.data<T>(), dx.nelms());
+        if (negative) negateGrad(dx.data<T>(), dx.nelms());
       });
     });
   }

@@ -11,7 +11,7 @@
 namespace popart::cpu {
 namespace {
 
-template <class To, class From> To convert(From v) {
+template <class To, class From> To castValue(From v) {
   using C = compute_t<From>;
   if constexpr (std::is_same_v<To, bool>) return C(v) != C(0);
   else if constexpr (std::is_same_v<To, float16_t>) return float16_t(static_cast<float>(C(v)));
@@ -40,7 +40,7 @@ void castFwd(KernelContext &ctx) {
       const From *x = static_cast<const From *>(xv.raw());
       To *y = static_cast<To *>(yv.raw());
       popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
-        for (int64_t i = b; i < e; ++i) y[i] = convert<To>(x[i]);
+        for (int64_t i = b; i < e; ++i) y[i] = castValue<To>(x[i]);
       }, kMemoryBoundGrain);
     });
   });

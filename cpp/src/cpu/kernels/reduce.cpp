@@ -72,7 +72,7 @@ int64_t rowOffset(const ReducePlan &p, int64_t r) {
   return off;
 }
 
-template <class A> A expOf(A v) {
+template <class A> A reduceExp(A v) {
   if constexpr (std::is_same_v<A, float>) return vmath::exp(v);
   else return std::exp(v);
 }
@@ -124,7 +124,7 @@ struct LogSumR : SumR {
   template <class A> static A fin(A acc, int64_t, A) { return A(std::log(double(acc))); }
 };
 struct LogSumExpR : SumR {  // x arrives shifted by the max
-  template <class A> static A step(A acc, A v) { return acc + expOf(v); }
+  template <class A> static A step(A acc, A v) { return acc + reduceExp(v); }
   template <class A> static A fin(A acc, int64_t, A shift) { return A(std::log(acc)) + shift; }
 };
 
@@ -167,13 +167,13 @@ A foldStream(const ReducePlan &p, const T *x, A shift) {
   return part[0];
 }
 
-constexpr int64_t kCols = 256;
+constexpr int64_t kReduceCols = 256;
 
 // Columns [0, w) of one output row when the innermost input run is kept.
 template <class R, class A, class T> void foldColumns(const ReducePlan &p, const T *x, T *y, int64_t w) {
   constexpr bool twoPass = std::is_same_v<R, LogSumExpR>;
-  A acc[kCols], shift[kCols];
-  float buf[std::is_same_v<T, float16_t> ? kCols : 1];
+  A acc[kReduceCols], shift[kReduceCols];
+  float buf[std::is_same_v<T, float16_t> ? kReduceCols : 1];
   for (int64_t j = 0; j < w; ++j) shift[j] = A(0), acc[j] = MaxR::init<A>();
   if constexpr (twoPass) {
     for (int64_t off : p.redOffsets) {
@@ -206,13 +206,13 @@ template <class R, class T> void reduceTyped(const ReducePlan &p, const T *x, T 
     }, std::max<int64_t>(1, 16384 / std::max<int64_t>(p.count, 1)));
     return;
   }
-  const int64_t chunks = (p.inner + kCols - 1) / kCols;
+  const int64_t chunks = (p.inner + kReduceCols - 1) / kReduceCols;
   popx::Opx::parallelFor(p.rows * chunks, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
-      int64_t r = t / chunks, j0 = (t % chunks) * kCols;
-      foldColumns<R, A>(p, x + rowOffset(p, r) + j0, y + r * p.inner + j0, std::min(kCols, p.inner - j0));
+      int64_t r = t / chunks, j0 = (t % chunks) * kReduceCols;
+      foldColumns<R, A>(p, x + rowOffset(p, r) + j0, y + r * p.inner + j0, std::min(kReduceCols, p.inner - j0));
     }
-  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(p.count * kCols, 1)));
+  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(p.count * kReduceCols, 1)));
 }
 
 template <class R> std::function<void()> reduceStep(DataType t, const ReducePlan &p, const void *x, void *y) {

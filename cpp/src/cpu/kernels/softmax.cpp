@@ -13,7 +13,7 @@
 namespace popart::cpu {
 namespace {
 
-template <class C> inline C expOf(C v) {
+template <class C> inline C softmaxExp(C v) {
   if constexpr (std::is_same_v<C, float>) return vmath::exp(v);
   else return std::exp(v);
 }
@@ -25,7 +25,7 @@ template <class T> __attribute__((always_inline)) inline void softmaxRow(const T
   for (int64_t i = 0; i < n; ++i) m = std::max(m, C(x[i]));
 #pragma omp simd reduction(+ : s)
   for (int64_t i = 0; i < n; ++i) {
-    C e = expOf<C>(C(x[i]) - m);
+    C e = softmaxExp<C>(C(x[i]) - m);
     if (!logOut) y[i] = T(e);
     s += e;
   }
@@ -43,20 +43,20 @@ POPART_SIMD_CLONES void softmaxRowF32(const float *x, float *y, int64_t n, bool 
   softmaxRow<float>(x, y, n, logOut);
 }
 
-constexpr int64_t kCols = 256;
+constexpr int64_t kSoftmaxCols = 256;
 
 // Columns [0, w) of one [A, inner] slab; x and y point at the first column.
 template <class T>
 __attribute__((always_inline)) inline void softmaxCols(const T *x, T *y, int64_t A, int64_t inner, int64_t w,
                                                        bool logOut) {
   using C = compute_t<T>;
-  C m[kCols], s[kCols];
+  C m[kSoftmaxCols], s[kSoftmaxCols];
   for (int64_t j = 0; j < w; ++j) m[j] = -std::numeric_limits<C>::infinity(), s[j] = 0;
   for (int64_t a = 0; a < A; ++a)
     for (int64_t j = 0; j < w; ++j) m[j] = std::max(m[j], C(x[a * inner + j]));
   for (int64_t a = 0; a < A; ++a)
     for (int64_t j = 0; j < w; ++j) {
-      C e = expOf<C>(C(x[a * inner + j]) - m[j]);
+      C e = softmaxExp<C>(C(x[a * inner + j]) - m[j]);
       if (!logOut) y[a * inner + j] = T(e);
       s[j] += e;
     }
@@ -103,17 +103,17 @@ template <class T> void softmaxTyped(const T *x, T *y, int64_t outer, int64_t A,
     }, std::max<int64_t>(1, 8192 / std::max<int64_t>(A, 1)));
     return;
   }
-  const int64_t chunks = (inner + kCols - 1) / kCols;
+  const int64_t chunks = (inner + kSoftmaxCols - 1) / kSoftmaxCols;
   popx::Opx::parallelFor(outer * chunks, [&](int64_t b, int64_t e) {
     for (int64_t t = b; t < e; ++t) {
-      int64_t o = t / chunks, j0 = (t % chunks) * kCols, w = std::min(kCols, inner - j0);
+      int64_t o = t / chunks, j0 = (t % chunks) * kSoftmaxCols, w = std::min(kSoftmaxCols, inner - j0);
       const T *xs = x + o * A * inner + j0;
       T *ys = y + o * A * inner + j0;
       if constexpr (f32) softmaxColsF32(xs, ys, A, inner, w, logOut);
       else if constexpr (f16) softmaxColsF16(xs, ys, A, inner, w, logOut);
       else softmaxCols<T>(xs, ys, A, inner, w, logOut);
     }
-  }, std::max<int64_t>(1, 8192 / std::max<int64_t>(A * kCols, 1)));
+  }, std::max<int64_t>(1, 8192 / std::max<int64_t>(A * kSoftmaxCols, 1)));
 }
 
 struct SoftmaxView {

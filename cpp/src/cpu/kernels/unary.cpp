@@ -113,30 +113,30 @@ void mapFloat(KernelContext &ctx, void (*f32)(const float *, float *, int64_t), 
 }
 
 // float16 goes through the float32 approximations; double through <cmath>.
-template <class C> C expOf(C v) {
+template <class C> C unaryExp(C v) {
   if constexpr (std::is_same_v<C, float>) return vmath::exp(v);
   else return std::exp(v);
 }
-template <class C> C tanhOf(C v) {
+template <class C> C unaryTanh(C v) {
   if constexpr (std::is_same_v<C, float>) return vmath::tanh(v);
   else return std::tanh(v);
 }
-template <class C> C erfOf(C v) {
+template <class C> C unaryErf(C v) {
   if constexpr (std::is_same_v<C, float>) return vmath::erf(v);
   else return std::erf(v);
 }
 
 void sqrtFwd(KernelContext &ctx) { mapFloat(ctx, sqrtF32, [](auto v) { return std::sqrt(v); }, kMemoryBoundGrain); }
-void expFwd(KernelContext &ctx) { mapFloat(ctx, expF32, [](auto v) { return expOf(v); }); }
+void expFwd(KernelContext &ctx) { mapFloat(ctx, expF32, [](auto v) { return unaryExp(v); }); }
 void logFwd(KernelContext &ctx) { mapFloat(ctx, nullptr, [](auto v) { return std::log(v); }); }
 void sigmoidFwd(KernelContext &ctx) {
   mapFloat(ctx, sigmoidF32, [](auto v) {
     using C = decltype(v);
-    C e = expOf(v < 0 ? v : -v), s = C(1) / (C(1) + e);
+    C e = unaryExp(v < 0 ? v : -v), s = C(1) / (C(1) + e);
     return v < 0 ? e * s : s;
   });
 }
-void tanhFwd(KernelContext &ctx) { mapFloat(ctx, tanhF32, [](auto v) { return tanhOf(v); }); }
+void tanhFwd(KernelContext &ctx) { mapFloat(ctx, tanhF32, [](auto v) { return unaryTanh(v); }); }
 void reciprocalFwd(KernelContext &ctx) {
   mapFloat(ctx, reciprocalF32, [](auto v) { return decltype(v)(1) / v; }, kMemoryBoundGrain);
 }
@@ -158,7 +158,7 @@ void erfFwd(KernelContext &ctx) {
     using T = decltype(tag);
     if constexpr (std::is_integral_v<T>)
       mapTyped<T>(ctx, [](T v) { return static_cast<T>(std::erf(double(v))); });
-    else mapTyped<T>(ctx, [](auto v) { return erfOf(v); });
+    else mapTyped<T>(ctx, [](auto v) { return unaryErf(v); });
   });
 }
 

@@ -10,43 +10,43 @@
 namespace popart::cpu {
 namespace {
 
-enum class Fn { Sqrt, Exp, Log, Neg, Abs, Reciprocal, Sigmoid, Tanh, Erf, LeakyRelu };
+enum class UnaryFn { Sqrt, Exp, Log, Neg, Abs, Reciprocal, Sigmoid, Tanh, Erf, LeakyRelu };
 
-Fn fnOf(const std::string &gradType) {
-  static const std::map<std::string, Fn> m{
-      {"SqrtGrad", Fn::Sqrt}, {"ExpGrad", Fn::Exp}, {"LogGrad", Fn::Log}, {"NegGrad", Fn::Neg},
-      {"AbsGrad", Fn::Abs}, {"ReciprocalGrad", Fn::Reciprocal}, {"SigmoidGrad", Fn::Sigmoid},
-      {"TanhGrad", Fn::Tanh}, {"ErfGrad", Fn::Erf}, {"LeakyReluGrad", Fn::LeakyRelu}};
+UnaryFn unaryFnOf(const std::string &gradType) {
+  static const std::map<std::string, UnaryFn> m{
+      {"SqrtGrad", UnaryFn::Sqrt}, {"ExpGrad", UnaryFn::Exp}, {"LogGrad", UnaryFn::Log}, {"NegGrad", UnaryFn::Neg},
+      {"AbsGrad", UnaryFn::Abs}, {"ReciprocalGrad", UnaryFn::Reciprocal}, {"SigmoidGrad", UnaryFn::Sigmoid},
+      {"TanhGrad", UnaryFn::Tanh}, {"ErfGrad", UnaryFn::Erf}, {"LeakyReluGrad", UnaryFn::LeakyRelu}};
   auto it = m.find(gradType);
   if (it == m.end()) throw error("no unary gradient kernel for {}", gradType);
   return it->second;
 }
 
 // dy * f'(x) in the compute type C.
-template <class C> C derivative(Fn f, C dy, C x, C alpha) {
+template <class C> C unaryDerivative(UnaryFn f, C dy, C x, C alpha) {
   switch (f) {
-  case Fn::Sqrt: return dy / (C(2) * std::sqrt(x));
-  case Fn::Exp: return dy * std::exp(x);
-  case Fn::Log: return dy / x;
-  case Fn::Neg: return -dy;
-  case Fn::Abs: return x > C(0) ? dy : (x < C(0) ? -dy : C(0));
-  case Fn::Reciprocal: return -dy / (x * x);
-  case Fn::Sigmoid: {
+  case UnaryFn::Sqrt: return dy / (C(2) * std::sqrt(x));
+  case UnaryFn::Exp: return dy * std::exp(x);
+  case UnaryFn::Log: return dy / x;
+  case UnaryFn::Neg: return -dy;
+  case UnaryFn::Abs: return x > C(0) ? dy : (x < C(0) ? -dy : C(0));
+  case UnaryFn::Reciprocal: return -dy / (x * x);
+  case UnaryFn::Sigmoid: {
     C s = C(1) / (C(1) + std::exp(-x));
     return dy * s * (C(1) - s);
   }
-  case Fn::Tanh: {
+  case UnaryFn::Tanh: {
     C t = std::tanh(x);
     return dy * (C(1) - t * t);
   }
-  case Fn::Erf: return dy * C(1.1283791670955126) * std::exp(-x * x);
-  case Fn::LeakyRelu: return x < C(0) ? alpha * dy : dy;
+  case UnaryFn::Erf: return dy * C(1.1283791670955126) * std::exp(-x * x);
+  case UnaryFn::LeakyRelu: return x < C(0) ? alpha * dy : dy;
   }
   return dy;
 }
 
 void unaryGrad(KernelContext &ctx) {
-  const Fn f = fnOf(ctx.op().opid.type);
+  const UnaryFn f = unaryFnOf(ctx.op().opid.type);
   const float alpha = ctx.op().attr<Attributes::Float>("alpha", 0.01f);
   dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
     using T = decltype(tag);
@@ -54,7 +54,7 @@ void unaryGrad(KernelContext &ctx) {
     const T *dy = ctx.in<T>(0).data(), *x = ctx.in<T>(1).data();
     T *dx = ctx.out<T>(0).data();
     popx::Opx::parallelFor(ctx.out<T>(0).size(), [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) dx[i] = T(derivative<C>(f, C(dy[i]), C(x[i]), C(alpha)));
+      for (int64_t i = b; i < e; ++i) dx[i] = T(unaryDerivative<C>(f, C(dy[i]), C(x[i]), C(alpha)));
     });
   });
 }
