@@ -13,8 +13,8 @@ public:
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override {
     if (!inIsConst(0))
-      throw error("the output shape depends on the input values; with static shapes the input must be a constant "
-                  "(it is '{}')", inId(0));
+      throw error("input 0 ('{}') must be a constant known at compile time: the output shape depends on the "
+                  "input values, and shapes are static", inId(0));
     int64_t count = 0;
     for (double v : inConstFloats(0)) count += v != 0.0;
     outInfo(0) = TensorInfo(DataType::INT64, {inRank(0), count});

@@ -1,33 +1,31 @@
 // Sign, Floor, Ceil, Round (half to even; also ai.graphcore Round and NearbyInt).
-// Branch-free so float loops vectorise: floor via truncation toward zero and a -1
-// fix-up, round-half-even via (|x| + 2^p) - 2^p; |x| >= 2^p is already integral.
+// Branch-free so float loops vectorise: round-half-even via (|x| + 2^p) - 2^p (|x| >=
+// 2^p is already integral), floor as that minus 1 where it exceeds x, ceil(x) = -floor(-x).
 #include "unary_fn.hpp"
 
 namespace popart::cpu {
 namespace {
 
 template <class C> struct RoundLimits;  // 2^(mantissa bits): every |x| >= it is an integer
-template <> struct RoundLimits<float> { static constexpr float big = 8388608.0f; using Int = int32_t; };
-template <> struct RoundLimits<double> { static constexpr double big = 4503599627370496.0; using Int = int64_t; };
+template <> struct RoundLimits<float> { static constexpr float big = 8388608.0f; };
+template <> struct RoundLimits<double> { static constexpr double big = 4503599627370496.0; };
 
-struct FloorF {
-  template <class C> C operator()(C x) const {
-    using L = RoundLimits<C>;
-    C t = static_cast<C>(static_cast<typename L::Int>(std::fabs(x) < L::big ? x : C(0)));
-    t = t > x ? t - C(1) : t;
-    return std::fabs(x) < L::big ? std::copysign(t, x) : x;  // keeps -0, NaN, inf
-  }
-};
-struct CeilF {
-  template <class C> C operator()(C x) const { return -FloorF{}(-x); }
-};
 struct RoundEvenF {
   template <class C> C operator()(C x) const {
     using L = RoundLimits<C>;
     C a = std::fabs(x);
     C r = (a + L::big) - L::big;  // the addition rounds to nearest, ties to even
-    return a < L::big ? std::copysign(r, x) : x;
+    return a < L::big ? std::copysign(r, x) : x;  // keeps -0, NaN, inf
   }
+};
+struct FloorF {  // float-only (no conversion to int), so loops vectorise
+  template <class C> C operator()(C x) const {
+    C r = RoundEvenF{}(x);
+    return r > x ? r - C(1) : r;
+  }
+};
+struct CeilF {
+  template <class C> C operator()(C x) const { return -FloorF{}(-x); }
 };
 struct SignF {
   template <class C> C operator()(C x) const {

@@ -56,7 +56,12 @@ WherePlan makeWherePlan(const std::array<Shape, 3> &in, const Shape &out) {
 
 template <class U, bool VC, bool VX, bool VY>
 void whereRow(const bool *c, const U *x, const U *y, U *z, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) z[i] = c[VC ? i : 0] ? x[VX ? i : 0] : y[VY ? i : 0];
+  const auto *cb = reinterpret_cast<const uint8_t *>(c);
+#pragma omp simd
+  for (int64_t i = 0; i < n; ++i) {  // bit-select on a 0/1 mask: vectorises for every U
+    const U m = static_cast<U>(U(0) - static_cast<U>(cb[VC ? i : 0]));
+    z[i] = static_cast<U>((x[VX ? i : 0] & m) | (y[VY ? i : 0] & static_cast<U>(~m)));
+  }
 }
 
 template <class U> using WhereRowFn = void (*)(const bool *, const U *, const U *, U *, int64_t);
