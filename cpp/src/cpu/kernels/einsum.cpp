@@ -45,9 +45,31 @@ struct EinsumPlan {
     sumCount = shapeutil::product(sumSizes, 0, sumSizes.size());
   }
 
+  /// sum_t prod_k x_k[off_k + t * stride_k] for t < len.
+  template <class A, class T>
+  static A innerSum(const std::vector<const T *> &x, const std::vector<int64_t> &off, int64_t len,
+                    const std::vector<int64_t> &stride) {
+    A acc = 0;
+    if (x.size() == 2) {
+      const T *a = x[0] + off[0], *b = x[1] + off[1];
+      const int64_t sa = stride[0], sb = stride[1];
+      for (int64_t t = 0; t < len; ++t) acc += static_cast<A>(a[t * sa]) * static_cast<A>(b[t * sb]);
+      return acc;
+    }
+    for (int64_t t = 0; t < len; ++t) {
+      A p = static_cast<A>(x[0][off[0] + t * stride[0]]);
+      for (size_t k = 1; k < x.size(); ++k) p *= static_cast<A>(x[k][off[k] + t * stride[k]]);
+      acc += p;
+    }
+    return acc;
+  }
+
   template <class T> void run(const std::vector<const T *> &x, T *y) const {
     using A = std::conditional_t<std::is_floating_point_v<T>, T, std::conditional_t<std::is_same_v<T, float16_t>, float, int64_t>>;
-    const size_t n = x.size(), ns = sumSizes.size();
+    const size_t n = x.size(), ns = std::max<size_t>(1, sumSizes.size());
+    const int64_t inner = sumSizes.empty() ? 1 : sumSizes.back();  // the last contracted label: a plain loop
+    std::vector<int64_t> innerStride(n, 0);
+    for (size_t k = 0; k < n && !sumSizes.empty(); ++k) innerStride[k] = sumStrides[k].back();
     popx::Opx::parallelFor(outCount, [&](int64_t b, int64_t e) {
       std::vector<int64_t> base(n), off(n), ctr(ns);
       for (int64_t o = b; o < e; ++o) {
@@ -60,11 +82,9 @@ struct EinsumPlan {
         off = base;
         std::fill(ctr.begin(), ctr.end(), 0);
         A acc = 0;
-        for (int64_t c = 0; c < sumCount; ++c) {
-          A p = static_cast<A>(x[0][off[0]]);
-          for (size_t k = 1; k < n; ++k) p *= static_cast<A>(x[k][off[k]]);
-          acc += p;
-          for (size_t d = ns; d-- > 0;) {  // odometer step
+        for (int64_t c = 0; c < sumCount; c += inner) {
+          acc += innerSum<A>(x, off, inner, innerStride);
+          for (size_t d = ns - 1; d-- > 0;) {  // odometer over the outer contracted labels
             for (size_t k = 0; k < n; ++k) off[k] += sumStrides[k][d];
             if (++ctr[d] < sumSizes[d]) break;
             for (size_t k = 0; k < n; ++k) off[k] -= sumStrides[k][d] * sumSizes[d];
