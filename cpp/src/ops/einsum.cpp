@@ -10,19 +10,19 @@
 namespace popart {
 namespace {
 
-constexpr int kEllipsisBase = 52;
+constexpr int einsumEllipsisBase = 52;
 
 /// Ids in ASCII order (upper case first), as numpy orders implicit outputs.
-int letterId(char c) { return std::isupper(static_cast<unsigned char>(c)) ? c - 'A' : 26 + (c - 'a'); }
+int einsumLetterId(char c) { return std::isupper(static_cast<unsigned char>(c)) ? c - 'A' : 26 + (c - 'a'); }
 
 /// The labels of one term ("ab...c"), with `rank` dims when it holds an ellipsis.
-std::vector<int> parseTerm(const std::string &t, int64_t rank, int64_t &ellipsisDims, bool isOutput) {
+std::vector<int> einsumParseTerm(const std::string &t, int64_t rank, int64_t &ellipsisDims, bool isOutput) {
   std::vector<int> letters;
   size_t dots = t.find("...");
   const std::string rest = dots == std::string::npos ? t : t.substr(0, dots) + t.substr(dots + 3);
   for (char c : rest) {
     if (!std::isalpha(static_cast<unsigned char>(c))) throw error("equation term '{}' has invalid character '{}'", t, c);
-    letters.push_back(letterId(c));
+    letters.push_back(einsumLetterId(c));
   }
   if (dots == std::string::npos) {
     if (!isOutput && static_cast<int64_t>(letters.size()) != rank)
@@ -33,7 +33,7 @@ std::vector<int> parseTerm(const std::string &t, int64_t rank, int64_t &ellipsis
   if (e < 0) throw error("equation term '{}' has more labels than the input's rank {}", t, rank);
   if (!isOutput) ellipsisDims = std::max(ellipsisDims, e);
   std::vector<int> out(letters.begin(), letters.begin() + static_cast<std::ptrdiff_t>(dots));
-  for (int64_t k = 0; k < e; ++k) out.push_back(kEllipsisBase + static_cast<int>(ellipsisDims - e + k));
+  for (int64_t k = 0; k < e; ++k) out.push_back(einsumEllipsisBase + static_cast<int>(ellipsisDims - e + k));
   out.insert(out.end(), letters.begin() + static_cast<std::ptrdiff_t>(dots), letters.end());
   return out;
 }
@@ -61,28 +61,28 @@ void EinsumOp::setup() {
   std::map<int, int> count;
   for (int i = 0; i < n; ++i) {
     if (inInfo(i).dataType() != inInfo(0).dataType()) throw error("input {} has type {}, input 0 has type {}", i, inInfo(i).data_type(), inInfo(0).data_type());
-    inLabels_.push_back(parseTerm(terms[i], inRank(i), ell, false));
+    inLabels_.push_back(einsumParseTerm(terms[i], inRank(i), ell, false));
     for (size_t d = 0; d < inLabels_[i].size(); ++d) {
       const int l = inLabels_[i][d];
       const int64_t s = inShape(i)[d];
       ++count[l];
       auto it = size.find(l);
       if (it == size.end() || it->second == 1) size[l] = s;
-      else if (s != it->second && !(s == 1 && l >= kEllipsisBase))
+      else if (s != it->second && !(s == 1 && l >= einsumEllipsisBase))
         throw error("label of input {} dim {} has size {}, elsewhere {}", i, d, s, it->second);
     }
   }
   if (arrow != std::string::npos) {
-    outLabels_ = parseTerm(eq.substr(arrow + 2), 0, ell, true);
+    outLabels_ = einsumParseTerm(eq.substr(arrow + 2), 0, ell, true);
     for (int l : outLabels_)
       if (!size.count(l)) throw error("output label of equation '{}' appears in no input", eq);
   } else {
     outLabels_.clear();
-    for (int64_t k = 0; k < ell; ++k) outLabels_.push_back(kEllipsisBase + static_cast<int>(k));
+    for (int64_t k = 0; k < ell; ++k) outLabels_.push_back(einsumEllipsisBase + static_cast<int>(k));
     for (const auto &[l, c] : count)
-      if (l < kEllipsisBase && c == 1) outLabels_.push_back(l);
+      if (l < einsumEllipsisBase && c == 1) outLabels_.push_back(l);
   }
-  sizes_.assign(kEllipsisBase + static_cast<size_t>(ell), 1);
+  sizes_.assign(einsumEllipsisBase + static_cast<size_t>(ell), 1);
   for (const auto &[l, s] : size) sizes_[l] = s;
   Shape out;
   for (int l : outLabels_) out.push_back(sizes_[l]);

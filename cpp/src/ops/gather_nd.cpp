@@ -8,7 +8,7 @@
 namespace popart {
 
 void GatherNDOp::setup() {
-  checkIndexType(*this, 1);
+  checkIndicesDataType(*this, 1);
   const Shape &d = inShape(0), &i = inShape(1);
   batchDims_ = opid.version >= 12 ? attr<Attributes::Int>("batch_dims", 0) : 0;
   const int64_t b = batchDims_, q = inRank(1), r = inRank(0);
@@ -24,7 +24,7 @@ void GatherNDOp::setup() {
 }
 
 void ScatterNDOp::setup() {
-  checkIndexType(*this, 1);
+  checkIndicesDataType(*this, 1);
   reduction_ = scatterReduction(*this);
   const Shape &d = inShape(0), &i = inShape(1), &u = inShape(2);
   if (i.empty()) throw error("indices must have rank >= 1");

@@ -65,6 +65,6 @@ private:
 ScatterReduction scatterReduction(const Op &op);
 
 /// Throws unless input `i` holds INT32 or INT64 indices.
-void checkIndexType(const Op &op, InIndex i);
+void checkIndicesDataType(const Op &op, InIndex i);
 
 } // namespace popart

@@ -9,7 +9,7 @@ namespace popart {
 namespace {
 
 /// True when `s` broadcasts (numpy, unidirectionally) to `target`.
-bool broadcastsTo(const Shape &s, const Shape &target) {
+bool normBroadcastsTo(const Shape &s, const Shape &target) {
   if (s.size() > target.size()) return false;
   for (size_t i = 0; i < s.size(); ++i) {
     const int64_t a = s[s.size() - 1 - i], b = target[target.size() - 1 - i];
@@ -18,7 +18,7 @@ bool broadcastsTo(const Shape &s, const Shape &target) {
   return true;
 }
 
-void checkSameType(const Op &op, InIndex i) {
+void normCheckSameType(const Op &op, InIndex i) {
   if (op.hasInput(i) && op.inInfo(i).dataType() != op.inInfo(0).dataType())
     throw error("input {} has type {}, X has type {}", i, op.inInfo(i).data_type(), op.inInfo(0).data_type());
 }
@@ -31,7 +31,7 @@ void InstanceNormOp::setup() {
   if (inShape(1) != c || inShape(2) != c)
     throw error("scale {} and B {} must have shape [{}] (the channels)", inInfo(1).shapeString(),
                 inInfo(2).shapeString(), c[0]);
-  checkSameType(*this, 1), checkSameType(*this, 2);
+  normCheckSameType(*this, 1), normCheckSameType(*this, 2);
   outInfo(0) = inInfo(0);
 }
 
@@ -39,10 +39,10 @@ void LayerNormOp::setup() {
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
   const Shape norm(inShape(0).begin() + axis_, inShape(0).end());
   for (InIndex i : {1, 2})
-    if (hasInput(i) && !broadcastsTo(inShape(i), norm))
+    if (hasInput(i) && !normBroadcastsTo(inShape(i), norm))
       throw error("input {} of shape {} does not broadcast to the normalised shape {}", i, inInfo(i).shapeString(),
                   TensorInfo(DataType::FLOAT, norm).shapeString());
-  checkSameType(*this, 1), checkSameType(*this, 2);
+  normCheckSameType(*this, 1), normCheckSameType(*this, 2);
   const int64_t stash = attr<Attributes::Int>("stash_type", 1);
   if (stash != 1) throw error("attribute stash_type={} is not supported (only 1, FLOAT)", stash);
   outInfo(0) = inInfo(0);

@@ -19,7 +19,7 @@ ScatterReduction scatterReduction(const Op &op) {
               r, op.opid.version);
 }
 
-void checkIndexType(const Op &op, InIndex i) {
+void checkIndicesDataType(const Op &op, InIndex i) {
   const DataType t = op.inInfo(i).dataType();
   if (t != DataType::INT32 && t != DataType::INT64)
     throw error("indices have type {}, expected INT32 or INT64", op.inInfo(i).data_type());
@@ -28,7 +28,7 @@ void checkIndexType(const Op &op, InIndex i) {
 namespace {
 
 /// Same rank, and indices no larger than data on every axis but `axis`.
-void checkElementShapes(const Op &op, int64_t axis) {
+void checkScatterElementShapes(const Op &op, int64_t axis) {
   const Shape &d = op.inShape(0), &i = op.inShape(1);
   if (d.size() != i.size()) throw error("data rank {} and indices rank {} differ", d.size(), i.size());
   for (size_t k = 0; k < d.size(); ++k)
@@ -40,19 +40,19 @@ void checkElementShapes(const Op &op, int64_t axis) {
 } // namespace
 
 void GatherElementsOp::setup() {
-  checkIndexType(*this, 1);
+  checkIndicesDataType(*this, 1);
   if (inRank(0) == 0) throw error("data must have rank >= 1");
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", 0), inRank(0));
-  checkElementShapes(*this, axis_);
+  checkScatterElementShapes(*this, axis_);
   outInfo(0) = TensorInfo(inInfo(0).dataType(), inShape(1));
 }
 
 void ScatterElementsOp::setup() {
-  checkIndexType(*this, 1);
+  checkIndicesDataType(*this, 1);
   if (inRank(0) == 0) throw error("data must have rank >= 1");
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", 0), inRank(0));
   reduction_ = scatterReduction(*this);
-  checkElementShapes(*this, axis_);
+  checkScatterElementShapes(*this, axis_);
   if (inShape(2) != inShape(1))
     throw error("updates shape {} differs from indices shape {}", inInfo(2).shapeString(), inInfo(1).shapeString());
   if (inInfo(2).dataType() != inInfo(0).dataType())

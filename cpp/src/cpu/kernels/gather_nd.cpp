@@ -11,12 +11,12 @@
 namespace popart::cpu {
 namespace {
 
-struct TuplePlan {
+struct GatherNDPlan {
   Shape dims;                   // the k indexed data dims
   std::vector<int64_t> strides; // their strides (elements)
   int64_t tuples = 0, k = 0, slice = 1, perBatch = 1, batchStride = 0;
 
-  TuplePlan(const Shape &data, const Shape &ind, int64_t b) : k(ind.back()) {
+  GatherNDPlan(const Shape &data, const Shape &ind, int64_t b) : k(ind.back()) {
     const auto ds = rowMajorStrides(data);
     dims.assign(data.begin() + b, data.begin() + b + k);
     strides.assign(ds.begin() + b, ds.begin() + b + k);
@@ -53,7 +53,7 @@ public:
   void grow(popx::Sequence &prog) const override {
     popx::TensorView x = getInTensor(0), ind = getInTensor(1), y = getOutTensor(0);
     if (y.nelms() == 0) return;
-    auto plan = std::make_shared<const TuplePlan>(x.shape(), ind.shape(), getOp<GatherNDOp>().batchDims());
+    auto plan = std::make_shared<const GatherNDPlan>(x.shape(), ind.shape(), getOp<GatherNDOp>().batchDims());
     dispatchIndex(ind.dtype(), [&](auto itag) {
       using I = decltype(itag);
       dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) {
@@ -72,7 +72,7 @@ public:
   void grow(popx::Sequence &prog) const override {
     popx::TensorView x = getInTensor(0), ind = getInTensor(1), upd = getInTensor(2), y = getOutTensor(0);
     const ScatterReduction red = getOp<ScatterNDOp>().reduction();
-    auto plan = std::make_shared<const TuplePlan>(x.shape(), ind.shape(), 0);
+    auto plan = std::make_shared<const GatherNDPlan>(x.shape(), ind.shape(), 0);
     auto add = [&](auto itag, auto tag) {
       using I = decltype(itag);
       using T = decltype(tag);

@@ -15,7 +15,7 @@ namespace popart::cpu {
 namespace {
 
 /// Population mean and variance of x[0], x[stride], .. (n values).
-template <class T> void rowMoments(const T *x, int64_t n, double &mean, double &var, int64_t stride = 1) {
+template <class T> void normRowMoments(const T *x, int64_t n, double &mean, double &var, int64_t stride = 1) {
   double s = 0, v = 0;
   for (int64_t i = 0; i < n; ++i) s += static_cast<double>(x[i * stride]);
   mean = n > 0 ? s / static_cast<double>(n) : 0.0;
@@ -27,11 +27,11 @@ template <class T> void rowMoments(const T *x, int64_t n, double &mean, double &
 }
 
 /// f(begin, end) over `rows` rows of n elements, about 32k elements per task.
-template <class F> void forRows(int64_t rows, int64_t n, F &&f) {
+template <class F> void normForRows(int64_t rows, int64_t n, F &&f) {
   popx::Opx::parallelFor(rows, f, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, n)));
 }
 
-void instanceNorm(KernelContext &ctx) {
+void instanceNormKernel(KernelContext &ctx) {
   const Shape &s = ctx.inInfo(0).shape();
   const int64_t c = s[1], n = shapeutil::product(s, 2, s.size());
   const double eps = ctx.op().attr<Attributes::Float>("epsilon", 1e-5f);
@@ -39,10 +39,10 @@ void instanceNorm(KernelContext &ctx) {
     using T = decltype(tag);
     const T *x = ctx.in<T>(0).data(), *scale = ctx.in<T>(1).data(), *bias = ctx.in<T>(2).data();
     T *y = ctx.out<T>(0).data();
-    forRows(s[0] * c, n, [&](int64_t b, int64_t e) {
+    normForRows(s[0] * c, n, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
         double mean, var;
-        rowMoments(x + r * n, n, mean, var);
+        normRowMoments(x + r * n, n, mean, var);
         const double k = static_cast<double>(scale[r % c]) / std::sqrt(var + eps);
         const compute_t<T> kk = static_cast<compute_t<T>>(k),
                            off = static_cast<compute_t<T>>(static_cast<double>(bias[r % c]) - mean * k);
@@ -54,7 +54,7 @@ void instanceNorm(KernelContext &ctx) {
 
 /// For each element of `target`, the flat index of the element of `s` it broadcasts from;
 /// empty when s == target.
-std::vector<int64_t> broadcastIndex(const Shape &s, const Shape &target) {
+std::vector<int64_t> normBroadcastIndex(const Shape &s, const Shape &target) {
   if (s == target) return {};
   std::vector<int64_t> idx(static_cast<size_t>(shapeutil::product(target, 0, target.size())));
   const auto st = rowMajorStrides(s);
@@ -79,8 +79,8 @@ public:
     const Shape &s = inShape(0), norm(s.begin() + op.axis(), s.end());
     const int64_t rows = shapeutil::product(s, 0, op.axis()), n = shapeutil::product(norm, 0, norm.size());
     const double eps = op.attr<Attributes::Float>("epsilon", 1e-5f);
-    auto si = std::make_shared<const std::vector<int64_t>>(broadcastIndex(inShape(1), norm));
-    auto bi = std::make_shared<const std::vector<int64_t>>(hasInput(2) ? broadcastIndex(inShape(2), norm) : std::vector<int64_t>{});
+    auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(1), norm));
+    auto bi = std::make_shared<const std::vector<int64_t>>(hasInput(2) ? normBroadcastIndex(inShape(2), norm) : std::vector<int64_t>{});
     popx::TensorView x = getInTensor(0), sc = getInTensor(1), b = hasInput(2) ? getInTensor(2) : popx::TensorView(),
                      y = getOutTensor(0), mean = hasOutput(1) ? getOutTensor(1) : popx::TensorView(),
                      inv = hasOutput(2) ? getOutTensor(2) : popx::TensorView();
@@ -90,10 +90,10 @@ public:
         const T *xp = x.data<T>(), *sp = sc.data<T>(), *bp = b.raw() ? b.data<T>() : nullptr;
         T *yp = y.data<T>();
         float *mp = mean.raw() ? mean.data<float>() : nullptr, *ip = inv.raw() ? inv.data<float>() : nullptr;
-        forRows(rows, n, [&](int64_t lo, int64_t hi) {
+        normForRows(rows, n, [&](int64_t lo, int64_t hi) {
           for (int64_t r = lo; r < hi; ++r) {
             double m, var;
-            rowMoments(xp + r * n, n, m, var);
+            normRowMoments(xp + r * n, n, m, var);
             const double is = 1.0 / std::sqrt(var + eps);
             if (mp) mp[r] = static_cast<float>(m);
             if (ip) ip[r] = static_cast<float>(is);
@@ -112,11 +112,11 @@ public:
 };
 
 /// y = (x - mean) / (sqrt(var) + 1e-9) over rows of n contiguous elements.
-template <class T> void mvnRows(const T *x, T *y, int64_t rows, int64_t n) {
-  forRows(rows, n, [&](int64_t b, int64_t e) {
+template <class T> void normMvnRows(const T *x, T *y, int64_t rows, int64_t n) {
+  normForRows(rows, n, [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
       double m, var;
-      rowMoments(x + r * n, n, m, var);
+      normRowMoments(x + r * n, n, m, var);
       const double k = 1.0 / (std::sqrt(var) + 1e-9);
       for (int64_t i = 0; i < n; ++i) y[r * n + i] = static_cast<T>((static_cast<double>(x[r * n + i]) - m) * k);
     }
@@ -144,7 +144,7 @@ public:
     dispatchFloat(x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if (trailing) {
-        prog.add([=] { mvnRows(x.data<T>(), y.data<T>(), rows, n); });
+        prog.add([=] { normMvnRows(x.data<T>(), y.data<T>(), rows, n); });
         return;
       }
       std::vector<int64_t> back(s.size());  // strides of the permuted buffer, per original axis
@@ -155,14 +155,14 @@ public:
       popx::TensorView t0 = createTensor(x.info()), t1 = createTensor(x.info());
       prog.add([=] {
         in->run(x.raw(), t0.raw());
-        mvnRows(t0.data<T>(), t1.data<T>(), rows, n);
+        normMvnRows(t0.data<T>(), t1.data<T>(), rows, n);
         out->run(t1.raw(), y.raw());
       });
     });
   }
 };
 
-void lpNorm(KernelContext &ctx) {
+void lpNormKernel(KernelContext &ctx) {
   const auto &op = ctx.op<LpNormOp>();
   const AxisLanes l = axisLanes(ctx.inInfo(0).shape(), op.axis());
   const bool l1 = op.p() == 1;
@@ -183,7 +183,7 @@ void lpNorm(KernelContext &ctx) {
   });
 }
 
-void lrn(KernelContext &ctx) {
+void lrnKernel(KernelContext &ctx) {
   const Op &op = ctx.op();
   const int64_t size = op.attr<Attributes::Int>("size");
   const double alpha = op.attr<Attributes::Float>("alpha", 1e-4f), beta = op.attr<Attributes::Float>("beta", 0.75f),
@@ -212,9 +212,9 @@ void lrn(KernelContext &ctx) {
 }
 
 } // namespace
-POPART_REGISTER_KERNEL(onnxOp("InstanceNormalization"), instanceNorm);
-POPART_REGISTER_KERNEL(onnxOp("LpNormalization"), lpNorm);
-POPART_REGISTER_KERNEL(onnxOp("LRN"), lrn);
+POPART_REGISTER_KERNEL(onnxOp("InstanceNormalization"), instanceNormKernel);
+POPART_REGISTER_KERNEL(onnxOp("LpNormalization"), lpNormKernel);
+POPART_REGISTER_KERNEL(onnxOp("LRN"), lrnKernel);
 static popx::OpxCreator<LayerNormOpx> POPART_UNIQUE_NAME(layerNormOpxCreator_)(onnxOp("LayerNormalization"));
 static popx::OpxCreator<MeanVarianceNormOpx> POPART_UNIQUE_NAME(mvnOpxCreator_)(onnxOp("MeanVarianceNormalization"));
 } // namespace popart::cpu

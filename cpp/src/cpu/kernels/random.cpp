@@ -1,5 +1,5 @@
 // RandomNormal/RandomUniform(Like): counter-based draws, element i of run r from
-// splitmix64(key(seed, op, r) + splitmix64(i)) (53-bit uniforms; normals by Box-Muller
+// randomMix64(key(seed, op, r) + randomMix64(i)) (53-bit uniforms; normals by Box-Muller
 // on pairs), so results do not depend on the thread split. Each run advances r.
 #include "ops/random.hpp"
 #include "popart/ir.hpp"
@@ -14,7 +14,7 @@
 namespace popart::cpu {
 namespace {
 
-uint64_t splitmix64(uint64_t z) {
+uint64_t randomMix64(uint64_t z) {
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -22,10 +22,10 @@ uint64_t splitmix64(uint64_t z) {
 }
 
 /// Uniform in [0, 1) for element i of the stream `key`.
-double uniform01(uint64_t key, uint64_t i) { return static_cast<double>(splitmix64(key + splitmix64(i)) >> 11) * 0x1.0p-53; }
+double randomUniform01(uint64_t key, uint64_t i) { return static_cast<double>(randomMix64(key + randomMix64(i)) >> 11) * 0x1.0p-53; }
 
 /// The session seed: the 8 bytes the session stores under "randomSeed___", else 0.
-uint64_t sessionSeed(Ir &ir) {
+uint64_t randomSessionSeed(Ir &ir) {
   auto it = ir.streamConstants().find(reservedRandomSeedPrefix());
   uint64_t s = 0;
   if (it != ir.streamConstants().end() && it->second.size() >= sizeof(s)) std::memcpy(&s, it->second.data(), sizeof(s));
@@ -35,13 +35,13 @@ uint64_t sessionSeed(Ir &ir) {
 template <class T> void drawRandom(T *y, int64_t n, uint64_t key, bool normal, double p0, double p1) {
   if (!normal) {
     popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(p0 + (p1 - p0) * uniform01(key, i));
+      for (int64_t i = b; i < e; ++i) y[i] = static_cast<T>(p0 + (p1 - p0) * randomUniform01(key, i));
     });
     return;
   }
   popx::Opx::parallelFor((n + 1) / 2, [&](int64_t b, int64_t e) {
     for (int64_t k = b; k < e; ++k) {
-      const double r = std::sqrt(-2.0 * std::log1p(-uniform01(key, 2 * k))), a = 6.283185307179586 * uniform01(key, 2 * k + 1);
+      const double r = std::sqrt(-2.0 * std::log1p(-randomUniform01(key, 2 * k))), a = 6.283185307179586 * randomUniform01(key, 2 * k + 1);
       y[2 * k] = static_cast<T>(p0 + p1 * r * std::cos(a));
       if (2 * k + 1 < n) y[2 * k + 1] = static_cast<T>(p0 + p1 * r * std::sin(a));
     }
@@ -54,7 +54,7 @@ public:
   void grow(popx::Sequence &prog) const override {
     const auto &op = getOp<RandomOp>();
     popx::TensorView y = getOutTensor(0);
-    const uint64_t opKey = splitmix64(std::hash<std::string>{}(op.outId(0)));
+    const uint64_t opKey = randomMix64(std::hash<std::string>{}(op.outId(0)));
     uint32_t attrSeed = 0;
     const float s = op.seed();
     std::memcpy(&attrSeed, &s, sizeof(s));
@@ -65,8 +65,8 @@ public:
     dispatchFloat(y.dtype(), [&](auto tag) {
       using T = decltype(tag);
       prog.add([=] {
-        const uint64_t seed = fixed ? attrSeed : sessionSeed(*ir);
-        const uint64_t key = splitmix64(splitmix64(seed) ^ opKey) + splitmix64(runs->fetch_add(1) + 1);
+        const uint64_t seed = fixed ? attrSeed : randomSessionSeed(*ir);
+        const uint64_t key = randomMix64(randomMix64(seed) ^ opKey) + randomMix64(runs->fetch_add(1) + 1);
         drawRandom(y.data<T>(), y.nelms(), key, normal, p0, p1);
       });
     });

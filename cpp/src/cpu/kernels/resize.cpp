@@ -40,7 +40,7 @@ double resizeCoord(const RP &p, int a, double o, int64_t n, int64_t m, bool &out
   return 0.0;
 }
 
-int64_t nearestIndex(ResizeOp::Rounding r, double x, int64_t n) {
+int64_t resizeNearestIndex(ResizeOp::Rounding r, double x, int64_t n) {
   const double f = std::floor(x), frac = x - f;
   int64_t i = static_cast<int64_t>(f);
   if (frac > 0) {
@@ -54,7 +54,7 @@ int64_t nearestIndex(ResizeOp::Rounding r, double x, int64_t n) {
   return std::clamp<int64_t>(i, 0, n - 1);
 }
 
-double cubicWeight(double d, double A) {
+double resizeCubicWeight(double d, double A) {
   d = std::abs(d);
   if (d <= 1) return ((A + 2) * d - (A + 3)) * d * d + 1;
   if (d < 2) return ((A * d - 5 * A) * d + 8 * A) * d - 4 * A;
@@ -62,14 +62,14 @@ double cubicWeight(double d, double A) {
 }
 
 /// Interpolation taps of one axis: output o reads idx[o*n + k] with weight w[o*n + k].
-struct AxisTaps {
+struct ResizeAxisTaps {
   int axis = 0;
   int64_t in = 0, out = 0, n = 0;
   std::vector<int64_t> idx;
   std::vector<double> w;
   std::vector<char> outside;  // tf_crop_and_resize: y = extrapolation_value
 
-  AxisTaps(const RP &p, int a, int64_t inLen, int64_t outLen) : axis(a), in(inLen), out(outLen) {
+  ResizeAxisTaps(const RP &p, int a, int64_t inLen, int64_t outLen) : axis(a), in(inLen), out(outLen) {
     const bool cubic = p.mode == ResizeOp::Mode::Cubic;
     const double sc = p.antialias ? std::min(p.scales[a], 1.0) : 1.0, support = cubic ? 2.0 : 1.0;
     const int64_t start = static_cast<int64_t>(std::floor(-support / sc)) + 1;
@@ -85,7 +85,7 @@ struct AxisTaps {
       double sum = 0;
       for (int64_t k = 0; k < n; ++k) {
         const double d = (static_cast<double>(start + k) - ratio) * sc;
-        double wk = cubic ? cubicWeight(d, p.cubicA) : std::max(0.0, 1.0 - std::abs(d));
+        double wk = cubic ? resizeCubicWeight(d, p.cubicA) : std::max(0.0, 1.0 - std::abs(d));
         const int64_t i = base + start + k;
         if (p.excludeOutside && (i < 0 || i >= in)) wk = 0;
         idx[o * n + k] = std::clamp<int64_t>(i, 0, in - 1);
@@ -109,7 +109,7 @@ struct AxisTaps {
 };
 
 /// A float or double sum rounded (integers: half to even) and saturated into T.
-template <class T, class A> T storeAs(A v) {
+template <class T, class A> T resizeStore(A v) {
   if constexpr (std::is_integral_v<T>) {
     const A r = std::nearbyint(v);
     if (!(r > static_cast<A>(std::numeric_limits<T>::lowest()))) return std::numeric_limits<T>::lowest();
@@ -126,12 +126,12 @@ public:
   using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, float16_t>, float, double>;
 
   SeparableResize(const RP &p, Shape in, const Shape &out) : shape_(std::move(in)), extrap_(static_cast<A>(p.extrapolation)) {
-    std::vector<AxisTaps> all;
+    std::vector<ResizeAxisTaps> all;
     for (size_t a = 0; a < shape_.size(); ++a) {
-      AxisTaps t(p, static_cast<int>(a), shape_[a], out[a]);
+      ResizeAxisTaps t(p, static_cast<int>(a), shape_[a], out[a]);
       if (!t.isIdentity()) all.push_back(std::move(t));
     }
-    std::stable_sort(all.begin(), all.end(), [](const AxisTaps &l, const AxisTaps &r) {
+    std::stable_sort(all.begin(), all.end(), [](const ResizeAxisTaps &l, const ResizeAxisTaps &r) {
       return static_cast<double>(l.out) / l.in < static_cast<double>(r.out) / r.in;  // shrink first
     });
     passes_ = std::move(all);
@@ -167,11 +167,11 @@ public:
       src = dst;
     }
     if constexpr (!std::is_same_v<T, A>)
-      for (size_t i = 0; i < outA_.size(); ++i) y[i] = storeAs<T>(outA_[i]);
+      for (size_t i = 0; i < outA_.size(); ++i) y[i] = resizeStore<T>(outA_[i]);
   }
 
 private:
-  void pass(const AxisTaps &t, const Shape &s, const A *x, A *y) const {
+  void pass(const ResizeAxisTaps &t, const Shape &s, const A *x, A *y) const {
     const int64_t outer = shapeutil::product(s, 0, t.axis), inner = shapeutil::product(s, t.axis + 1, s.size());
     popx::Opx::parallelFor(outer * t.out, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
@@ -203,18 +203,18 @@ private:
 
   Shape shape_;
   A extrap_;
-  std::vector<AxisTaps> passes_;
+  std::vector<ResizeAxisTaps> passes_;
   mutable std::vector<A> bufA_, bufB_, inA_, outA_;  // scratch, allocated once
 };
 
-std::vector<std::vector<int64_t>> nearestTables(const RP &p, const Shape &in, const Shape &out) {
+std::vector<std::vector<int64_t>> resizeNearestTables(const RP &p, const Shape &in, const Shape &out) {
   std::vector<std::vector<int64_t>> tables;
   for (size_t a = 0; a < in.size(); ++a) {
     std::vector<int64_t> t(out[a]);
     for (int64_t o = 0; o < out[a]; ++o) {
       bool off = false;
       const double x = resizeCoord(p, static_cast<int>(a), static_cast<double>(o), in[a], out[a], off);
-      t[o] = off ? -1 : nearestIndex(p.rounding, x, in[a]);
+      t[o] = off ? -1 : resizeNearestIndex(p.rounding, x, in[a]);
     }
     tables.push_back(std::move(t));
   }
@@ -230,7 +230,7 @@ public:
     if (y.nelms() == 0) return;
     if (x.nelms() == 0) throw error("cannot resize an empty tensor to a non-empty one");
     if (p.mode == ResizeOp::Mode::Nearest) {
-      auto plan = std::make_shared<const TableGather>(x.shape(), nearestTables(p, x.shape(), y.shape()));
+      auto plan = std::make_shared<const TableGather>(x.shape(), resizeNearestTables(p, x.shape(), y.shape()));
       const uint64_t bits = fillBits(x.dtype(), p.extrapolation);
       dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) {
         using U = decltype(tag);

@@ -12,12 +12,12 @@
 namespace popart::cpu {
 namespace {
 
-struct ElementsPlan {
+struct ScatterElementsPlan {
   Shape idx;                       // indices shape
   std::vector<int64_t> strides;    // data strides
   int64_t axis = 0, dim = 0, rows = 1, rowLen = 1;
 
-  ElementsPlan(const Shape &data, Shape indices, int64_t ax)
+  ScatterElementsPlan(const Shape &data, Shape indices, int64_t ax)
       : idx(std::move(indices)), strides(rowMajorStrides(data)), axis(ax), dim(data[ax]) {
     rowLen = idx.back();
     rows = shapeutil::product(idx, 0, idx.size() - 1);
@@ -62,7 +62,7 @@ public:
   void grow(popx::Sequence &prog) const override {
     popx::TensorView x = getInTensor(0), ind = getInTensor(1), y = getOutTensor(0);
     if (y.nelms() == 0) return;
-    auto plan = std::make_shared<const ElementsPlan>(x.shape(), ind.shape(), getOp<GatherElementsOp>().axis());
+    auto plan = std::make_shared<const ScatterElementsPlan>(x.shape(), ind.shape(), getOp<GatherElementsOp>().axis());
     dispatchIndex(ind.dtype(), [&](auto itag) {
       using I = decltype(itag);
       dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) {
@@ -82,7 +82,7 @@ public:
     const auto &op = getOp<ScatterElementsOp>();
     popx::TensorView x = getInTensor(0), ind = getInTensor(1), upd = getInTensor(2), y = getOutTensor(0);
     const ScatterReduction red = op.reduction();
-    auto plan = std::make_shared<const ElementsPlan>(x.shape(), ind.shape(), op.axis());
+    auto plan = std::make_shared<const ScatterElementsPlan>(x.shape(), ind.shape(), op.axis());
     const bool empty = ind.nelms() == 0;
     auto add = [&](auto itag, auto tag) {
       using I = decltype(itag);
