@@ -35,7 +35,7 @@ struct SoftsignF {
   template <class C> C operator()(C x) const { return x / (C(1) + std::fabs(x)); }
 };
 struct SoftplusF {
-  template <class C> C operator()(C x) const { return (x > C(0) ? x : C(0)) + std::log1p(ufn::exp(-std::fabs(x))); }
+  template <class C> C operator()(C x) const { return (x > C(0) ? x : C(0)) + ufn::log1pUnit(ufn::exp(-std::fabs(x))); }
 };
 struct ThresholdedReluF {
   float alpha;

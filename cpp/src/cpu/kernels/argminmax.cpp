@@ -1,9 +1,11 @@
-// ArgMax/ArgMin: one scan per lane along the axis; strict comparison keeps the first
-// extreme, non-strict (select_last_index) the last. NaN counts as the extreme (as
-// numpy). Hardmax: the same first-max scan, then a one-hot row.
+// ArgMax/ArgMin: one scan per lane along the axis (inner axis), or row-wise sweeps of
+// strips of lanes (outer axes); strict comparison keeps the first extreme, non-strict
+// (select_last_index) the last; the first NaN counts as the extreme (as numpy).
+// Hardmax: the same first-max scan per lane, then a one-hot row.
 #include "axis_lanes.hpp"
 #include "dispatch.hpp"
 #include "ops/shape_util.hpp"
+#include <algorithm>
 
 namespace popart::cpu {
 namespace {
@@ -23,6 +25,55 @@ template <class T> int64_t extremeIndex(const T *x, int64_t n, int64_t s, bool i
   return best;
 }
 
+constexpr int64_t kArgStrip = 256;
+
+/// Whether v replaces the current extreme b (NaN wins; a NaN extreme stays).
+template <bool IsMax, bool Last, class C> inline bool replaces(C v, C b) {
+  if (b != b) return false;
+  if (v != v) return true;
+  if constexpr (IsMax) return Last ? v >= b : v > b;
+  else return Last ? v <= b : v < b;
+}
+
+// inner > 1: sweep an [n, width] strip row by row, keeping the extremes of `width`
+// lanes side by side (contiguous loads); indices go to y[0..width).
+template <bool IsMax, bool Last, class T>
+void argStrip(const T *x, int64_t n, int64_t inner, int64_t width, int64_t *y) {
+  using C = compute_t<T>;
+  C best[kArgStrip];
+  for (int64_t i = 0; i < width; ++i) best[i] = C(x[i]), y[i] = 0;
+  for (int64_t j = 1; j < n; ++j) {
+    const T *row = x + j * inner;
+    for (int64_t i = 0; i < width; ++i) {
+      const C v = C(row[i]);
+      const bool take = replaces<IsMax, Last>(v, best[i]);
+      best[i] = take ? v : best[i];
+      y[i] = take ? j : y[i];
+    }
+  }
+}
+
+template <bool IsMax, bool Last, class T> void runArgStrips(const T *x, int64_t *y, const AxisLanes &l) {
+  const int64_t strips = (l.inner + kArgStrip - 1) / kArgStrip;
+  popx::Opx::parallelFor(l.outer * strips, [&](int64_t b, int64_t e) {
+    for (int64_t t = b; t < e; ++t) {
+      const int64_t o = t / strips, i0 = (t % strips) * kArgStrip;
+      argStrip<IsMax, Last>(x + o * l.n * l.inner + i0, l.n, l.inner, std::min(kArgStrip, l.inner - i0),
+                            y + o * l.inner + i0);
+    }
+  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(l.n * std::min(l.inner, kArgStrip), 1)));
+}
+
+template <class T> void runArg(const T *x, int64_t *y, const AxisLanes &l, bool isMax, bool last) {
+  if (l.inner == 1) {
+    forEachLane(l, [&](int64_t lane, int64_t b) { y[lane] = extremeIndex(x + b, l.n, 1, isMax, last); });
+  } else if (isMax) {
+    last ? runArgStrips<true, true>(x, y, l) : runArgStrips<true, false>(x, y, l);
+  } else {
+    last ? runArgStrips<false, true>(x, y, l) : runArgStrips<false, false>(x, y, l);
+  }
+}
+
 class ArgExtremumOpx final : public popx::Opx {
 public:
   using Opx::Opx;
@@ -36,7 +87,7 @@ public:
     dispatchNumeric(x.dtype(), [&](auto tag) {
       using T = decltype(tag);
       const T *px = x.data<T>();
-      prog.add([=] { forEachLane(l, [&](int64_t lane, int64_t b) { y[lane] = extremeIndex(px + b, l.n, l.inner, isMax, last); }); });
+      prog.add([=] { runArg(px, y, l, isMax, last); });
     });
   }
 };

@@ -1,6 +1,6 @@
-// CumSum: the axis is read at each run. Each [n, inner] block is swept along n with a
-// running sum kept in the compute type (float for float16) for a strip of up to 256
-// contiguous columns, so rows are read and written contiguously.
+// CumSum: the axis is read at each run. Sums run in the compute type (float for
+// float16). Along the last axis each lane is one contiguous sweep; otherwise each
+// [n, inner] block is swept along n for strips of up to 256 contiguous columns.
 #include "axis_lanes.hpp"
 #include "dispatch.hpp"
 #include "popart/error.hpp"
@@ -35,7 +35,27 @@ void cumsumStrip(const T *x, T *y, int64_t n, int64_t inner, int64_t width, bool
   }
 }
 
+// inner == 1: each lane is contiguous; one running sum per lane.
+template <class T> void cumsumLanes(const T *x, T *y, const AxisLanes &l, bool exclusive, bool reverse) {
+  using C = compute_t<T>;
+  const int64_t n = l.n, step = reverse ? -1 : 1;
+  popx::Opx::parallelFor(l.outer, [&](int64_t b, int64_t e) {
+    for (int64_t o = b; o < e; ++o) {
+      const T *xr = x + o * n + (reverse ? n - 1 : 0);
+      T *yr = y + o * n + (reverse ? n - 1 : 0);
+      C acc = C(0);
+      for (int64_t j = 0; j < n; ++j, xr += step, yr += step) {
+        C v = C(*xr);
+        if (!exclusive) acc += v;
+        *yr = T(static_cast<C>(acc));
+        if (exclusive) acc += v;
+      }
+    }
+  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(n, 1)));
+}
+
 template <class T> void runCumSum(const T *x, T *y, const AxisLanes &l, bool exclusive, bool reverse) {
+  if (l.inner == 1) return cumsumLanes(x, y, l, exclusive, reverse);
   const int64_t strips = (l.inner + kStrip - 1) / kStrip;
   const int64_t grain = std::max<int64_t>(1, 16384 / std::max<int64_t>(l.n * std::min(l.inner, kStrip), 1));
   popx::Opx::parallelFor(l.outer * strips, [&](int64_t b, int64_t e) {

@@ -1,10 +1,11 @@
-// TopK: per lane, the indices 0..n-1 are partially sorted (std::partial_sort, k
-// first) by value, ties by lower index; NaN ranks above every number, as in
-// numpy/torch. Index scratch is thread-local and reused across runs.
+// TopK: per lane, (value, index) pairs are gathered and partially sorted
+// (std::partial_sort, k first) by value, ties by lower index; NaN ranks above every
+// number, as in numpy/torch. The scratch is thread-local and reused across runs.
 #include "axis_lanes.hpp"
 #include "dispatch.hpp"
 #include "ops/shape_util.hpp"
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace popart::cpu {
@@ -13,20 +14,20 @@ namespace {
 template <class T>
 void topkLane(const T *x, int64_t n, int64_t s, int64_t k, bool largest, T *vals, int64_t *idx, int64_t outStride) {
   using C = compute_t<T>;
-  thread_local std::vector<int64_t> order;
-  order.resize(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) order[j] = j;
-  auto before = [&](int64_t a, int64_t b) {  // a ranks before b
-    C va = C(x[a * s]), vb = C(x[b * s]);
-    bool na = va != va, nb = vb != vb;
+  using Item = std::pair<C, int64_t>;
+  thread_local std::vector<Item> items;  // the lane, gathered once: contiguous during the sort
+  items.resize(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) items[j] = {C(x[j * s]), j};
+  auto before = [largest](const Item &a, const Item &b) {  // a ranks before b
+    const bool na = a.first != a.first, nb = b.first != b.first;
     if (na != nb) return largest ? na : nb;  // NaN ranks above every number
-    if (!na && va != vb) return largest ? va > vb : va < vb;
-    return a < b;
+    if (!na && a.first != b.first) return largest ? a.first > b.first : a.first < b.first;
+    return a.second < b.second;
   };
-  std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+  std::partial_sort(items.begin(), items.begin() + k, items.end(), before);
   for (int64_t j = 0; j < k; ++j) {
-    idx[j * outStride] = order[j];
-    vals[j * outStride] = x[order[j] * s];
+    idx[j * outStride] = items[j].second;
+    vals[j * outStride] = x[items[j].second * s];
   }
 }
 

@@ -101,6 +101,24 @@ template <class C> inline C expm1(C x) {
     return std::expm1(x);
   }
 }
+/// log(1 + t) for t in [0, 1] (float: 2 atanh(t / (2 + t)) by its series, |s| <= 1/3, so
+/// it vectorises; double: <cmath>).
+template <class C> inline C log1pUnit(C t) {
+  if constexpr (std::is_same_v<C, float>) {
+    float s = t / (2.0f + t), z = s * s;
+    float p = 1.0f / 15;
+    p = p * z + 1.0f / 13;
+    p = p * z + 1.0f / 11;
+    p = p * z + 1.0f / 9;
+    p = p * z + 1.0f / 7;
+    p = p * z + 1.0f / 5;
+    p = p * z + 1.0f / 3;
+    p = p * z + 1.0f;
+    return 2.0f * s * p;
+  } else {
+    return std::log1p(t);
+  }
+}
 template <class C> inline C tanh(C x) {
   if constexpr (std::is_same_v<C, float>) return vmath::tanh(x);
   else return std::tanh(x);
