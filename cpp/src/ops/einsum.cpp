@@ -21,7 +21,8 @@ std::vector<int> einsumParseTerm(const std::string &t, int64_t rank, int64_t &el
   size_t dots = t.find("...");
   const std::string rest = dots == std::string::npos ? t : t.substr(0, dots) + t.substr(dots + 3);
   for (char c : rest) {
-    if (!std::isalpha(static_cast<unsigned char>(c))) throw error("equation term '{}' has invalid character '{}'", t, c);
+    if (!std::isalpha(static_cast<unsigned char>(c)))
+      throw error("equation term '{}' has invalid character '{}'", t, c);
     letters.push_back(einsumLetterId(c));
   }
   if (dots == std::string::npos) {
@@ -54,13 +55,15 @@ void EinsumOp::setup() {
     b = c + 1;
   }
   const int n = static_cast<int>(input->n());
-  if (static_cast<int>(terms.size()) != n) throw error("equation '{}' has {} input terms for {} inputs", eq, terms.size(), n);
+  if (static_cast<int>(terms.size()) != n)
+    throw error("equation '{}' has {} input terms for {} inputs", eq, terms.size(), n);
   int64_t ell = 0;
   inLabels_.clear();
   std::map<int, int64_t> size;
   std::map<int, int> count;
   for (int i = 0; i < n; ++i) {
-    if (inInfo(i).dataType() != inInfo(0).dataType()) throw error("input {} has type {}, input 0 has type {}", i, inInfo(i).data_type(), inInfo(0).data_type());
+    if (inInfo(i).dataType() != inInfo(0).dataType())
+      throw error("input {} has type {}, input 0 has type {}", i, inInfo(i).data_type(), inInfo(0).data_type());
     inLabels_.push_back(einsumParseTerm(terms[i], inRank(i), ell, false));
     for (size_t d = 0; d < inLabels_[i].size(); ++d) {
       const int l = inLabels_[i][d];

@@ -13,7 +13,8 @@ void GatherNDOp::setup() {
   batchDims_ = opid.version >= 12 ? attr<Attributes::Int>("batch_dims", 0) : 0;
   const int64_t b = batchDims_, q = inRank(1), r = inRank(0);
   if (q < 1) throw error("indices must have rank >= 1");
-  if (b < 0 || b >= std::min(q, r)) throw error("batch_dims {} must be in [0, min(data rank {}, indices rank {}))", b, r, q);
+  if (b < 0 || b >= std::min(q, r))
+    throw error("batch_dims {} must be in [0, min(data rank {}, indices rank {}))", b, r, q);
   for (int64_t k = 0; k < b; ++k)
     if (d[k] != i[k]) throw error("batch dimension {} differs: data {} vs indices {}", k, d[k], i[k]);
   const int64_t k = i.back();
@@ -32,7 +33,9 @@ void ScatterNDOp::setup() {
   if (k < 1 || k > inRank(0)) throw error("indices.shape[-1] = {} must be in [1, data rank {}]", k, inRank(0));
   Shape want(i.begin(), i.end() - 1);
   want.insert(want.end(), d.begin() + k, d.end());
-  if (u != want) throw error("updates shape {} must be {}", inInfo(2).shapeString(), TensorInfo(DataType::FLOAT, want).shapeString());
+  if (u != want)
+    throw error("updates shape {} must be {}", inInfo(2).shapeString(),
+                TensorInfo(DataType::FLOAT, want).shapeString());
   if (inInfo(2).dataType() != inInfo(0).dataType())
     throw error("updates have type {}, data has type {}", inInfo(2).data_type(), inInfo(0).data_type());
   outInfo(0) = inInfo(0);

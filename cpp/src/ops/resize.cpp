@@ -122,7 +122,8 @@ void ResizeOp::setup() {
   params_.roiStart.assign(rank, 0.0);
   params_.roiEnd.assign(rank, 1.0);
   if (params_.coord == Coord::TfCropAndResize) {
-    if (!hasInput(1) || inInfo(1).nelms() == 0) throw error("coordinate_transformation_mode tf_crop_and_resize needs roi");
+    if (!hasInput(1) || inInfo(1).nelms() == 0)
+      throw error("coordinate_transformation_mode tf_crop_and_resize needs roi");
     const std::vector<int64_t> axes = axesAttr();
     std::vector<double> roi = inConstFloats(1);
     if (roi.size() != 2 * axes.size()) throw error("roi {} must have {} values", roi, 2 * axes.size());

@@ -15,7 +15,8 @@ public:
     if (!((b == 0 && t == 1) || (b == 1 && t == 0)))
       throw error("attributes batch_axis={} and time_axis={} must be 0 and 1 in some order", b, t);
     if (inRank(0) < 2) throw error("input must have rank >= 2, got rank {}", inRank(0));
-    if (inInfo(1).dataType() != DataType::INT64) throw error("sequence_lens has type {}, expected INT64", inInfo(1).data_type());
+    if (inInfo(1).dataType() != DataType::INT64)
+      throw error("sequence_lens has type {}, expected INT64", inInfo(1).data_type());
     if (inShape(1) != Shape{inShape(0)[b]})
       throw error("sequence_lens shape {} must be [{}] (the batch size)", inInfo(1).shapeString(), inShape(0)[b]);
     outInfo(0) = inInfo(0);

@@ -65,7 +65,8 @@ struct EinsumPlan {
   }
 
   template <class T> void run(const std::vector<const T *> &x, T *y) const {
-    using A = std::conditional_t<std::is_floating_point_v<T>, T, std::conditional_t<std::is_same_v<T, float16_t>, float, int64_t>>;
+    using A = std::conditional_t<std::is_floating_point_v<T>, T,
+                                 std::conditional_t<std::is_same_v<T, float16_t>, float, int64_t>>;
     const size_t n = x.size(), ns = std::max<size_t>(1, sumSizes.size());
     const int64_t inner = sumSizes.empty() ? 1 : sumSizes.back();  // the last contracted label: a plain loop
     std::vector<int64_t> innerStride(n, 0);

@@ -46,7 +46,8 @@ void instanceNormKernel(KernelContext &ctx) {
         const double k = static_cast<double>(scale[r % c]) / std::sqrt(var + eps);
         const compute_t<T> kk = static_cast<compute_t<T>>(k),
                            off = static_cast<compute_t<T>>(static_cast<double>(bias[r % c]) - mean * k);
-        for (int64_t i = 0; i < n; ++i) y[r * n + i] = static_cast<T>(static_cast<compute_t<T>>(x[r * n + i]) * kk + off);
+        for (int64_t i = 0; i < n; ++i)
+          y[r * n + i] = static_cast<T>(static_cast<compute_t<T>>(x[r * n + i]) * kk + off);
       }
     });
   });
@@ -80,7 +81,8 @@ public:
     const int64_t rows = shapeutil::product(s, 0, op.axis()), n = shapeutil::product(norm, 0, norm.size());
     const double eps = op.attr<Attributes::Float>("epsilon", 1e-5f);
     auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(1), norm));
-    auto bi = std::make_shared<const std::vector<int64_t>>(hasInput(2) ? normBroadcastIndex(inShape(2), norm) : std::vector<int64_t>{});
+    auto bi = std::make_shared<const std::vector<int64_t>>(hasInput(2) ? normBroadcastIndex(inShape(2), norm)
+                                                                        : std::vector<int64_t>{});
     popx::TensorView x = getInTensor(0), sc = getInTensor(1), b = hasInput(2) ? getInTensor(2) : popx::TensorView(),
                      y = getOutTensor(0), mean = hasOutput(1) ? getOutTensor(1) : popx::TensorView(),
                      inv = hasOutput(2) ? getOutTensor(2) : popx::TensorView();
@@ -205,7 +207,8 @@ void lrnKernel(KernelContext &ctx) {
         if (c + hi < l.n) win += sq(c + hi);
         if (c - lo - 1 >= 0) win -= sq(c - lo - 1);
         const double v = static_cast<double>(x[base + c * l.inner]);
-        y[base + c * l.inner] = static_cast<T>(v / std::pow(bias + alpha / static_cast<double>(size) * std::max(win, 0.0), beta));
+        const double d = bias + alpha / static_cast<double>(size) * std::max(win, 0.0);
+        y[base + c * l.inner] = static_cast<T>(v / std::pow(d, beta));
       }
     });
   });

@@ -22,7 +22,9 @@ uint64_t randomMix64(uint64_t z) {
 }
 
 /// Uniform in [0, 1) for element i of the stream `key`.
-double randomUniform01(uint64_t key, uint64_t i) { return static_cast<double>(randomMix64(key + randomMix64(i)) >> 11) * 0x1.0p-53; }
+double randomUniform01(uint64_t key, uint64_t i) {
+  return static_cast<double>(randomMix64(key + randomMix64(i)) >> 11) * 0x1.0p-53;
+}
 
 /// The session seed: the 8 bytes the session stores under "randomSeed___", else 0.
 uint64_t randomSessionSeed(Ir &ir) {
@@ -41,7 +43,8 @@ template <class T> void drawRandom(T *y, int64_t n, uint64_t key, bool normal, d
   }
   popx::Opx::parallelFor((n + 1) / 2, [&](int64_t b, int64_t e) {
     for (int64_t k = b; k < e; ++k) {
-      const double r = std::sqrt(-2.0 * std::log1p(-randomUniform01(key, 2 * k))), a = 6.283185307179586 * randomUniform01(key, 2 * k + 1);
+      const double r = std::sqrt(-2.0 * std::log1p(-randomUniform01(key, 2 * k)));
+      const double a = 6.283185307179586 * randomUniform01(key, 2 * k + 1);
       y[2 * k] = static_cast<T>(p0 + p1 * r * std::cos(a));
       if (2 * k + 1 < n) y[2 * k + 1] = static_cast<T>(p0 + p1 * r * std::sin(a));
     }

@@ -125,7 +125,8 @@ template <class T> class SeparableResize {
 public:
   using A = std::conditional_t<std::is_same_v<T, float> || std::is_same_v<T, float16_t>, float, double>;
 
-  SeparableResize(const RP &p, Shape in, const Shape &out) : shape_(std::move(in)), extrap_(static_cast<A>(p.extrapolation)) {
+  SeparableResize(const RP &p, Shape in, const Shape &out)
+      : shape_(std::move(in)), extrap_(static_cast<A>(p.extrapolation)) {
     std::vector<ResizeAxisTaps> all;
     for (size_t a = 0; a < shape_.size(); ++a) {
       ResizeAxisTaps t(p, static_cast<int>(a), shape_[a], out[a]);

@@ -22,7 +22,8 @@ void reverseSequence(KernelContext &ctx) {
   popx::Opx::parallelFor(batch * time, [&](int64_t lo, int64_t hi) {
     for (int64_t i = lo; i < hi; ++i) {
       const int64_t b = i / time, t = i % time, src = t < lens[b] ? lens[b] - 1 - t : t;
-      const int64_t dst = batchFirst ? b * time + t : t * batch + b, from = batchFirst ? b * time + src : src * batch + b;
+      const int64_t dst = batchFirst ? b * time + t : t * batch + b;
+      const int64_t from = batchFirst ? b * time + src : src * batch + b;
       std::memcpy(y + dst * bytes, x + from * bytes, static_cast<size_t>(bytes));
     }
   }, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, bytes)));

@@ -10,7 +10,8 @@ namespace popart::cpu {
 /// indices[j] mapped to [0, dim) (negative counts from the end); throws when out of range.
 template <class I> int64_t checkedIndex(I v, int64_t dim, int64_t j) {
   const int64_t i = static_cast<int64_t>(v);
-  if (i < -dim || i >= dim) throw error("index {} (at flat position {}) out of range for an axis of size {}", i, j, dim);
+  if (i < -dim || i >= dim)
+    throw error("index {} (at flat position {}) out of range for an axis of size {}", i, j, dim);
   return i < 0 ? i + dim : i;
 }
 
