@@ -87,7 +87,7 @@ POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("BitwiseOr"), intTypes());
 POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("BitwiseXor"), intTypes());
 POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("BitwiseXnor"), intTypes());
 POPART_REGISTER_OP(BinaryFnOp, onnxOp("Mod", {10, 13}), numericTypes());
-POPART_REGISTER_OP(BinaryFnOp, onnxOp("PRelu", {6, 7, 9, 16}),
+POPART_REGISTER_OP(BinaryFnOp, onnxOp("PRelu", {1, 6, 7, 9, 16}),
                    {DataType::FLOAT, DataType::FLOAT16, DataType::DOUBLE, DataType::INT32, DataType::INT64,
                     DataType::UINT32, DataType::UINT64});
 POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("Atan2"), floatTypes());
