@@ -56,3 +56,20 @@ def test_abort_true_condition_raises():
 def test_abort_unconditional_raises():
     with pytest.raises(popart.popart_runtime_error, match="unconditional abort"):
         run_abort(None)
+
+
+def test_detach_stops_the_gradient():
+    """loss = sum(w * Detach(w)): d loss / d w = w (the detached factor is a constant), not 2 w."""
+    w0 = np.array([1.0, -2.0, 3.0], np.float32)
+    nodes = [oh.make_node("Detach", ["w"], ["d"], domain=GC), oh.make_node("Mul", ["w", "d"], ["p"]),
+             oh.make_node("IdentityLoss", ["p"], ["loss"], domain=GC, reduction=0)]
+    g = oh.make_graph(nodes, "g", [], [oh.make_tensor_value_info("loss", onnx.TensorProto.FLOAT, [])],
+                      initializer=[onnx.numpy_helper.from_array(w0, "w")])
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 11), oh.make_opsetid(GC, 1)])
+    m.ir_version = 8
+    s = popart.TrainingSession(m.SerializeToString(), popart.DataFlow(1, ["Gradient___w"]), "loss",
+                               popart.ConstSGD(0.0), popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    out = s.initAnchorArrays()
+    s.run(popart.PyStepIO({}, out))
+    np.testing.assert_allclose(out["Gradient___w"], w0)
