@@ -195,6 +195,10 @@ uint64_t Session::getCycleCount(const std::string &) const {
 void Session::setRandomSeed(uint64_t seed) {
   seed_ = seed;
   rngCounter_ = 0;
+  // Random kernels read the session seed from here at every run.
+  std::vector<char> bytes(sizeof(seed));
+  std::memcpy(bytes.data(), &seed, sizeof(seed));
+  ir_->streamConstants()[reservedRandomSeedPrefix()] = bytes;
 }
 
 std::vector<uint32_t> Session::getRNGState() const {

@@ -132,8 +132,6 @@ def test_session_seed_reproducible():
         np.testing.assert_array_equal(x, y)
 
 
-@pytest.mark.xfail(reason="Session::setRandomSeed does not yet publish the seed to the IR "
-                          "(ir.streamConstants()['randomSeed___'], which the random kernels read)")
 def test_session_seed_changes_values():
     model, out = random_model("RandomUniform", {"shape": [32]})
     assert not np.array_equal(draw(session(model, out, seed=7), out)[0], draw(session(model, out, seed=8), out)[0])
