@@ -109,3 +109,16 @@ def test_scaled_add_scale_must_be_scalar(op_tester):
     a = rand((3, 4), np.float32)
     with pytest.raises(popart.popart_exception, match="scale input 2 must have one element"):
         op_tester.run("ScaledAdd", [a, a, np.ones(2, np.float32)], domain=GC)
+
+
+def test_fmod_float32_edges(op_tester):
+    """The float32 fast path against C fmod, with the cases it hands back to std::fmod."""
+    a = np.array([5.5, -5.5, 1e30, -1e30, 7.0, -0.0, 3.0, np.inf, 2.0, 1e-30, 16777217.0, -4.0, 1e10, 0.1],
+                 np.float32)
+    b = np.array([2.0, 2.0, 3.0, 7.0, 0.0, 5.0, np.inf, 2.0, np.nan, 3e-31, 1.0, 2.0, -3.0, 0.03], np.float32)
+    with np.errstate(invalid="ignore"):
+        op_tester.check("Fmod", [a, b], reference=np.fmod, domain=GC)
+        op_tester.check("Remainder", [a, b], reference=np.mod, domain=GC)
+        op_tester.check("Mod", [a, b], reference=np.fmod, attrs={"fmod": 1}, opset=13)
+    (r,) = op_tester.run("Fmod", [a[[5, 11]], b[[5, 11]]], domain=GC)
+    assert np.signbit(r).all()  # -0.0: the sign of the dividend

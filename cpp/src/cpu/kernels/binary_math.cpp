@@ -1,8 +1,10 @@
 // Mod (fmod=1: C fmod, sign of the dividend; fmod=0: integer floor modulo, sign of
 // the divisor), PRelu (x < 0 ? slope x : x), ai.graphcore Atan2(y, x), Fmod,
 // Remainder (sign of the divisor) and ScaledAdd (s0 a + s1 b; scales from scalar
-// inputs 2/3, read at each run, or attributes). Integer division by 0 gives 0.
+// inputs 2/3, read at each run, or attributes). Integer division by 0 gives 0;
+// float32 modulo takes a vectorised exact path through double.
 #include "binary_fn.hpp"
+#include "vmath.hpp"
 #include <cmath>
 #include <type_traits>
 
@@ -28,6 +30,51 @@ struct FloorModF {  // result has the sign of the divisor (Python's %)
     else return (r != C(0) && ((r < C(0)) != (b < C(0)))) ? static_cast<C>(r + b) : r;
   }
 };
+// float32 fmod through double: when |a| < 2^24 |b| (b finite) the truncated quotient
+// is exact and so is a - q b; the row is branch-free (truncation by the 2^52 trick)
+// and compiled per vector unit. Other elements (huge quotients, b = 0 or inf, NaN)
+// are then redone with std::fmod.
+template <bool FloorMod> struct FmodF32Fast {
+  float operator()(float a, float b) const {
+    const double q = double(a) / double(b), aq = std::fabs(q);
+    double t = (aq + 4503599627370496.0) - 4503599627370496.0;  // nearest integer to |q|
+    t = t > aq ? t - 1.0 : t;                                     // truncated
+    const float r = std::copysign(float(double(a) - std::copysign(t, q) * double(b)), a);
+    if constexpr (FloorMod) {  // signs differ: move to the divisor's side (no && : keeps it a select)
+      const bool adjust = ((r < 0.0f) & (b > 0.0f)) | ((r > 0.0f) & (b < 0.0f));
+      return adjust ? r + b : r;
+    }
+    return r;
+  }
+};
+inline bool fmodFastValid(float a, float b) {
+  return std::fabs(double(a)) < 16777216.0 * std::fabs(double(b)) && std::fabs(b) < 3.0e38f;
+}
+
+template <bool FloorMod>
+POPART_SIMD_CLONES void fmodRowF32(const float *x, const float *y, float *z, int64_t n, RowMode m) {
+  broadcastRow(x, y, z, n, m, FmodF32Fast<FloorMod>{});
+  const int64_t sx = m == RowMode::VV || m == RowMode::VS, sy = m == RowMode::VV || m == RowMode::SV;
+  for (int64_t i = 0; i < n; ++i) {
+    const float a = x[i * sx], b = y[i * sy];
+    if (!fmodFastValid(a, b)) z[i] = FloorMod ? FloorModF{}(a, b) : FmodF{}(a, b);
+  }
+}
+
+template <bool FloorMod> BinaryStep fmodF32Step(const BinaryTensors &t) {
+  const float *pa = t.a.data<float>(), *pb = t.b.data<float>();
+  float *po = t.o.data<float>();
+  const BroadcastPlan plan = t.plan;
+  return [=] { runBroadcastRows(plan, pa, pb, po, fmodRowF32<FloorMod>); };
+}
+
+/// Mod/Fmod/Remainder: the float32 fast path, or the generic functor.
+BinaryStep modStep(const BinaryTensors &t, bool floorMod) {
+  if (t.a.dtype() == DataType::FLOAT) return floorMod ? fmodF32Step<true>(t) : fmodF32Step<false>(t);
+  if (floorMod) return sameTypeStep(t.plan, t.a, t.b, t.o, FloorModF{});
+  return sameTypeStep(t.plan, t.a, t.b, t.o, FmodF{});
+}
+
 struct PReluF {
   template <class C> C operator()(C x, C slope) const {
     if constexpr (std::is_unsigned_v<C>) return x;
@@ -66,12 +113,9 @@ BinaryStep scaledAddStep(const BinaryFnOp &op, const BinaryTensors &t, const pop
 
 BinaryStep binaryMathStep(const BinaryFnOp &op, const BinaryTensors &t, const popx::Opx &opx) {
   const std::string &ty = op.opid.type;
-  if (ty == "Mod") {
-    if (op.attr<Attributes::Int>("fmod", 0)) return sameTypeStep(t.plan, t.a, t.b, t.o, FmodF{});
-    return sameTypeStep(t.plan, t.a, t.b, t.o, FloorModF{});
-  }
-  if (ty == "Fmod") return sameTypeStep(t.plan, t.a, t.b, t.o, FmodF{});
-  if (ty == "Remainder") return sameTypeStep(t.plan, t.a, t.b, t.o, FloorModF{});
+  if (ty == "Mod") return modStep(t, op.attr<Attributes::Int>("fmod", 0) == 0);
+  if (ty == "Fmod") return modStep(t, false);
+  if (ty == "Remainder") return modStep(t, true);
   if (ty == "PRelu") return sameTypeStep(t.plan, t.a, t.b, t.o, PReluF{});
   if (ty == "Atan2")
     return dispatchFloat(t.a.dtype(), [&](auto tag) { return binaryStep<decltype(tag), decltype(tag)>(t.plan, t.a, t.b, t.o, Atan2F{}); });
