@@ -83,3 +83,17 @@ def test_variadic_errors(op_tester):
         op_tester.run("Max", [np.ones(3, np.float32), np.ones(3, np.int32)], opset=13)
     with pytest.raises(popart.popart_exception, match="Sum.*INT32"):
         op_tester.run("Sum", [np.ones(3, np.int32)], opset=13)
+
+
+def test_empty_tensors(op_tester):
+    e = op_tester.const(np.zeros((3, 0), np.float32))
+    (y,) = op_tester.run("Where", [op_tester.const(np.zeros((3, 0), np.bool_)), e, np.ones((1,), np.float32)], opset=16)
+    assert y.shape == (3, 0)
+    (y,) = op_tester.run("Max", [e, np.ones((1,), np.float32)], opset=13)
+    assert y.shape == (3, 0)
+    (y,) = op_tester.run("Equal", [e, np.ones((1,), np.float32)], opset=13)
+    assert y.shape == (3, 0) and y.dtype == np.bool_
+    (y,) = op_tester.run("Floor", [e], opset=13)
+    assert y.shape == (3, 0)
+    (y,) = op_tester.run("CumSum", [e, op_tester.const(np.array(1, np.int64))], opset=14)
+    assert y.shape == (3, 0)
