@@ -17,7 +17,8 @@ public:
     if (inShape(0)[axis] == 0) throw error("axis {} has size 0: there is no extreme value", axis);
     auto last = attr<Attributes::Int>("select_last_index", 0);
     if (last != 0 && last != 1) throw error("attribute select_last_index={} is not supported (expected 0 or 1)", last);
-    if (last && opid.version < 12) throw error("select_last_index needs opset 12 (imported as version {})", opid.version);
+    if (last && opid.version < 12)
+      throw error("select_last_index needs opset 12 (imported as version {})", opid.version);
     Shape out = inShape(0);
     if (attr<Attributes::Int>("keepdims", 1)) out[axis] = 1;
     else out.erase(out.begin() + axis);

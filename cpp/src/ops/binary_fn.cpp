@@ -28,7 +28,8 @@ Shape legacyBroadcastB(const Shape &a, const Shape &b, int64_t broadcast, int64_
   if (axis > ra - rb) throw error("opset 1 broadcast: axis {} out of range for ranks {} and {}", axis, ra, rb);
   Shape eff(static_cast<size_t>(ra), 1);
   for (int64_t d = 0; d < rb; ++d) {
-    if (b[d] != 1 && b[d] != a[axis + d]) throw error("opset 1 broadcast: B {} does not match A {} at axis {}", b, a, axis);
+    if (b[d] != 1 && b[d] != a[axis + d])
+      throw error("opset 1 broadcast: B {} does not match A {} at axis {}", b, a, axis);
     eff[axis + d] = b[d];
   }
   return eff;
@@ -41,16 +42,19 @@ void BinaryFnOp::checkTypes() const {
   const DataType ta = inInfo(0).dataType(), tb = inInfo(1).dataType();
   if (ta != tb) throw error("inputs have different types: {} and {}", inInfo(0).data_type(), inInfo(1).data_type());
   for (InIndex i : {2, 3})
-    if (hasInput(i) && inInfo(i).nelms() != 1) throw error("scale input {} must have one element, has shape {}", i, inShape(i));
+    if (hasInput(i) && inInfo(i).nelms() != 1)
+      throw error("scale input {} must have one element, has shape {}", i, inShape(i));
   if (t == "BitShift") {
     auto dir = attr<Attributes::String>("direction", "");
-    if (dir != "LEFT" && dir != "RIGHT") throw error("attribute direction='{}' is not supported (expected LEFT or RIGHT)", dir);
+    if (dir != "LEFT" && dir != "RIGHT")
+      throw error("attribute direction='{}' is not supported (expected LEFT or RIGHT)", dir);
   }
   if (t == "Mod") {
     auto fmod = attr<Attributes::Int>("fmod", 0);
     if (fmod != 0 && fmod != 1) throw error("attribute fmod={} is not supported (expected 0 or 1)", fmod);
     bool floating = ta == DataType::FLOAT || ta == DataType::FLOAT16 || ta == DataType::DOUBLE;
-    if (fmod == 0 && floating) throw error("fmod=0 is not defined for floating type {} (set fmod=1)", inInfo(0).data_type());
+    if (fmod == 0 && floating)
+      throw error("fmod=0 is not defined for floating type {} (set fmod=1)", inInfo(0).data_type());
   }
 }
 
@@ -61,7 +65,8 @@ void BinaryFnOp::setup() {
   shapeB_ = inShape(1);
   bool legacy = opid.domain == Domain::ai_onnx && opid.version < 7 && (isComparison(t) || isLogical(t));
   if (legacy)
-    shapeB_ = legacyBroadcastB(shapeA_, shapeB_, attr<Attributes::Int>("broadcast", 0), attr<Attributes::Int>("axis", -1));
+    shapeB_ = legacyBroadcastB(shapeA_, shapeB_, attr<Attributes::Int>("broadcast", 0),
+                               attr<Attributes::Int>("axis", -1));
   Shape out = npOut(shapeA_, shapeB_);
   if (t == "PRelu" && out != shapeA_)
     throw error("slope of shape {} does not broadcast to X of shape {} (PRelu broadcasts one way)", shapeB_, shapeA_);

@@ -17,7 +17,8 @@ public:
   void setup() override {
     const DataType t = inInfo(0).dataType();
     for (InIndex i : {0, 1, 2}) {
-      if (inInfo(i).dataType() != t) throw error("input {} has type {}, start has {}", i, inInfo(i).data_type(), inInfo(0).data_type());
+      if (inInfo(i).dataType() != t)
+        throw error("input {} has type {}, start has {}", i, inInfo(i).data_type(), inInfo(0).data_type());
       if (inInfo(i).nelms() != 1) throw error("input {} must be a scalar, has shape {}", i, inShape(i));
     }
     int64_t n;
@@ -30,7 +31,8 @@ public:
       const double start = inConstFloats(0)[0], limit = inConstFloats(1)[0], delta = inConstFloats(2)[0];
       if (delta == 0) throw error("delta must not be 0");
       double count = std::ceil((limit - start) / delta);
-      if (!std::isfinite(count)) throw error("range of start {}, limit {}, delta {} is not finite", start, limit, delta);
+      if (!std::isfinite(count))
+        throw error("range of start {}, limit {}, delta {} is not finite", start, limit, delta);
       n = static_cast<int64_t>(count);
     }
     outInfo(0) = TensorInfo(t, {std::max<int64_t>(n, 0)});

@@ -46,7 +46,8 @@ private:
     const std::string &t = opid.type;
     if ((t == "Gelu" || t == "GeluInplace") && opid.domain == Domain::ai_onnx) {
       auto a = attr<Attributes::String>("approximate", "none");
-      if (a != "none" && a != "tanh") throw error("attribute approximate='{}' is not supported (expected 'none' or 'tanh')", a);
+      if (a != "none" && a != "tanh")
+        throw error("attribute approximate='{}' is not supported (expected 'none' or 'tanh')", a);
     }
     if ((t == "Celu" || t == "CeluInplace") && attr<Attributes::Float>("alpha", 1.0f) == 0.0f)
       throw error("attribute alpha must not be 0 (Celu divides by alpha)");

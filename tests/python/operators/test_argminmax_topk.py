@@ -60,7 +60,8 @@ def test_arg_extremum_errors(op_tester):
         op_tester.run("ArgMin", [x], attrs={"select_last_index": 1}, opset=11)
 
 
-@pytest.mark.parametrize("shape,axis,opset", [((3, 4), 1, 11), ((2, 3, 4), 1, 11), ((2, 3, 4), 0, 1), ((2, 3, 4), -1, 11),
+@pytest.mark.parametrize("shape,axis,opset", [((3, 4), 1, 11), ((2, 3, 4), 1, 11), ((2, 3, 4), 0, 1),
+                                              ((2, 3, 4), -1, 11),
                                               ((2, 3, 4), 1, 13), ((2, 3, 4), -1, 13),
                                               ((2, 3, 4), 0, 13), ((5, 7), None, 13), ((2, 3, 4), None, 11)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])

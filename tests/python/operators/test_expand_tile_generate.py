@@ -160,7 +160,7 @@ def test_eyelike(op_tester, shape, k, dtype):
 
 
 @pytest.mark.parametrize("to,np_to", [(onnx.TensorProto.FLOAT, np.float32), (onnx.TensorProto.INT32, np.int32),
-                                                                        (onnx.TensorProto.BOOL, np.bool_), (onnx.TensorProto.FLOAT16, np.float16)])
+                                      (onnx.TensorProto.BOOL, np.bool_), (onnx.TensorProto.FLOAT16, np.float16)])
 def test_eyelike_dtype_attr(op_tester, to, np_to):
     x = rand((3, 4), np.int64)
     op_tester.check("EyeLike", [x], reference=lambda x: np.eye(3, 4, dtype=np_to), attrs={"dtype": to}, opset=9)
@@ -182,7 +182,7 @@ def test_nonzero_constant_folds(op_tester, x, opset):
 
 
 def test_nonzero_needs_constant(op_tester):
-    with pytest.raises(popart.popart_exception, match="must be a constant known at compile time: the output shape depends"):
+    with pytest.raises(popart.popart_exception, match="compile time: the output shape depends"):
         op_tester.run("NonZero", [np.ones((2, 2), np.float32)], opset=13)
 
 

@@ -80,7 +80,8 @@ UnaryStep activationStep(const Op &op, const popx::TensorView &x, const popx::Te
   const std::string t = unaryBaseType(op);
   auto f = [&op](const char *name, float dflt) { return op.attr<Attributes::Float>(name, dflt); };
   if (t == "Elu") return floatUnaryStep(x, y, EluF{f("alpha", 1.0f)});
-  if (t == "Selu") return floatUnaryStep(x, y, SeluF{f("alpha", 1.67326319217681884765625f), f("gamma", 1.05070102214813232421875f)});
+  if (t == "Selu")
+    return floatUnaryStep(x, y, SeluF{f("alpha", 1.67326319217681884765625f), f("gamma", 1.05070102214813232421875f)});
   if (t == "Celu") return floatUnaryStep(x, y, CeluF{f("alpha", 1.0f)});
   if (t == "HardSigmoid") return floatUnaryStep(x, y, HardSigmoidF{f("alpha", 0.2f), f("beta", 0.5f)});
   if (t == "HardSwish") return floatUnaryStep(x, y, HardSwishF{});

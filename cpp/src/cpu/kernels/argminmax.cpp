@@ -118,6 +118,7 @@ public:
 };
 
 } // namespace
-static popx::OpxCreator<ArgExtremumOpx> argExtremumOpxCreator(std::vector<OperatorIdentifier>{onnxOp("ArgMax"), onnxOp("ArgMin")});
+static popx::OpxCreator<ArgExtremumOpx> argExtremumOpxCreator(
+    std::vector<OperatorIdentifier>{onnxOp("ArgMax"), onnxOp("ArgMin")});
 static popx::OpxCreator<HardmaxOpx> hardmaxOpxCreator(onnxOp("Hardmax"));
 } // namespace popart::cpu

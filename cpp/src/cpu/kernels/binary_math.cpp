@@ -88,7 +88,10 @@ struct Atan2F {
 /// The value of scale input i (any numeric type) or, when absent, attribute `name`.
 double readScale(const popx::TensorView &t, double dflt) {
   if (!t.raw()) return dflt;
-  return dispatchNumeric(t.dtype(), [&](auto tag) { return double(compute_t<decltype(tag)>(t.data<decltype(tag)>()[0])); });
+  return dispatchNumeric(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    return double(compute_t<T>(t.data<T>()[0]));
+  });
 }
 
 BinaryStep scaledAddStep(const BinaryFnOp &op, const BinaryTensors &t, const popx::Opx &opx) {
@@ -105,7 +108,8 @@ BinaryStep scaledAddStep(const BinaryFnOp &op, const BinaryTensors &t, const pop
     return [=] {
       const A k0 = static_cast<A>(readScale(s0, a0)), k1 = static_cast<A>(readScale(s1, a1));
       runBroadcast(plan, pa, pb, po, [k0, k1](T x, T y) {
-        return T(static_cast<compute_t<T>>(k0 * static_cast<A>(compute_t<T>(x)) + k1 * static_cast<A>(compute_t<T>(y))));
+        const A u = static_cast<A>(compute_t<T>(x)), v = static_cast<A>(compute_t<T>(y));
+        return T(static_cast<compute_t<T>>(k0 * u + k1 * v));
       });
     };
   });
@@ -118,7 +122,9 @@ BinaryStep binaryMathStep(const BinaryFnOp &op, const BinaryTensors &t, const po
   if (ty == "Remainder") return modStep(t, true);
   if (ty == "PRelu") return sameTypeStep(t.plan, t.a, t.b, t.o, PReluF{});
   if (ty == "Atan2")
-    return dispatchFloat(t.a.dtype(), [&](auto tag) { return binaryStep<decltype(tag), decltype(tag)>(t.plan, t.a, t.b, t.o, Atan2F{}); });
+    return dispatchFloat(t.a.dtype(), [&](auto tag) {
+      return binaryStep<decltype(tag), decltype(tag)>(t.plan, t.a, t.b, t.o, Atan2F{});
+    });
   if (ty == "ScaledAdd") return scaledAddStep(op, t, opx);
   throw error("no binary kernel for {}", ty);
 }

@@ -42,5 +42,6 @@ public:
 };
 
 } // namespace
-static popx::OpxCreator<ExpandTileOpx> expandTileOpxCreator(std::vector<OperatorIdentifier>{onnxOp("Expand"), onnxOp("Tile")});
+static popx::OpxCreator<ExpandTileOpx> expandTileOpxCreator(
+    std::vector<OperatorIdentifier>{onnxOp("Expand"), onnxOp("Tile")});
 } // namespace popart::cpu

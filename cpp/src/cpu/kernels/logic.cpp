@@ -10,7 +10,8 @@ namespace {
 
 template <class Cmp>
 BinaryStep compareStep(const BinaryTensors &t, Cmp cmp) {
-  return dispatchAll(t.a.dtype(), [&](auto tag) { return binaryStep<decltype(tag), bool>(t.plan, t.a, t.b, t.o, cmp); });
+  return dispatchAll(t.a.dtype(),
+                     [&](auto tag) { return binaryStep<decltype(tag), bool>(t.plan, t.a, t.b, t.o, cmp); });
 }
 
 template <class F> BinaryStep integerStep(const BinaryTensors &t, F f) {

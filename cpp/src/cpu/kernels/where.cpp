@@ -77,7 +77,8 @@ template <class U> void runWhere(const WherePlan &p, const bool *c, const U *x, 
   const WhereRowFn<U> row = whereRowFor<U>(p.innerMode);
   const int64_t vc = p.innerMode & 1, vx = (p.innerMode >> 1) & 1, vy = (p.innerMode >> 2) & 1;
   if (p.rows == 1) {
-    popx::Opx::parallelFor(p.inner, [&](int64_t b, int64_t e) { row(c + vc * b, x + vx * b, y + vy * b, z + b, e - b); });
+    popx::Opx::parallelFor(p.inner,
+                           [&](int64_t b, int64_t e) { row(c + vc * b, x + vx * b, y + vy * b, z + b, e - b); });
     return;
   }
   const int nd = static_cast<int>(p.dims.size());
