@@ -60,9 +60,11 @@ private:
       T *py = static_cast<T *>(y.raw());
       if (type == "Max") return [=] { foldPass(plan, pa, pb, py, MaxF{}); };
       if (type == "Min") return [=] { foldPass(plan, pa, pb, py, MinF{}); };
-      if (type == "Mean" && meanCount > 0) {
-        MeanLastF<C> f{C(1) / static_cast<C>(meanCount)};
-        return [=] { foldPass(plan, pa, pb, py, f); };
+      if constexpr (!std::is_integral_v<T>) {  // Mean is registered for floating types only
+        if (type == "Mean" && meanCount > 0) {
+          MeanLastF<C> f{C(1) / static_cast<C>(meanCount)};
+          return [=] { foldPass(plan, pa, pb, py, f); };
+        }
       }
       if (type == "Sum" || type == "Mean") return [=] { foldPass(plan, pa, pb, py, SumF{}); };
       throw error("no variadic kernel for {}", type);
