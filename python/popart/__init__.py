@@ -3,7 +3,13 @@
 The C++ core lives in libpopart.so and is reached through the popart_core
 extension module; this package adds the conveniences PopART layers on top
 (Builder, sessions, TensorInfo from numpy)."""
-from popart import _loader
+import os as _os
+
+# Idle OpenMP workers sleep instead of spinning: on a few cores a spinning pool
+# steals the core the caller (or another framework) needs after run() returns.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from popart import _loader  # noqa: E402
 
 _loader.preload()
 
