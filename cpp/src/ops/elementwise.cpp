@@ -35,4 +35,14 @@ const std::map<int, int> &ElementWiseNonLinearUnaryGradOp::gradOutToNonGradIn() 
   return m;
 }
 
+const std::vector<GradInOutMapper> &ElementWiseOutputGradOp::gradInputInfo() const {
+  static const std::vector<GradInOutMapper> info{{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::Out}};
+  return info;
+}
+
+const std::map<int, int> &ElementWiseOutputGradOp::gradOutToNonGradIn() const {
+  static const std::map<int, int> m{{0, 0}};
+  return m;
+}
+
 } // namespace popart

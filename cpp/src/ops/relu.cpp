@@ -5,19 +5,10 @@
 namespace popart {
 namespace {
 
-class ReluGradOp final : public Op {  // inputs: dY (0), Y (1)
+class ReluGradOp final : public ElementWiseOutputGradOp {  // inputs: dY (0), Y (1)
 public:
-  explicit ReluGradOp(const Op &fwd) : Op(internalOp("ReluGrad"), fwd.settings) {}
+  explicit ReluGradOp(const Op &fwd) : ElementWiseOutputGradOp(internalOp("ReluGrad"), fwd) {}
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
-  void setup() override { outInfo(0) = inInfo(1); }
-  const std::vector<GradInOutMapper> &gradInputInfo() const override {
-    static const std::vector<GradInOutMapper> info{{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::Out}};
-    return info;
-  }
-  const std::map<int, int> &gradOutToNonGradIn() const override {
-    static const std::map<int, int> m{{0, 0}};
-    return m;
-  }
 };
 
 class ReluInplaceOp final : public ElementWiseInplaceUnaryOp {

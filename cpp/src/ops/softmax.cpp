@@ -10,24 +10,15 @@ namespace popart {
 namespace {
 
 /// Its attributes say where to reduce: `axis` (>= 0) and `coerce2d` (opset < 13).
-class SoftmaxGradOp final : public Op {
+class SoftmaxGradOp final : public ElementWiseOutputGradOp {
 public:
-  explicit SoftmaxGradOp(const Op &fwd) : Op(internalOp(fwd.opid.type + "Grad"), fwd.settings) {
+  explicit SoftmaxGradOp(const Op &fwd) : ElementWiseOutputGradOp(internalOp(fwd.opid.type + "Grad"), fwd) {
     const int64_t rank = fwd.inRank(0);
     int64_t axis = fwd.attr<Attributes::Int>("axis", fwd.opid.version >= 13 ? -1 : 1);
     attributes().setAttribute("axis", axis < 0 ? axis + rank : axis);
     attributes().setAttribute("coerce2d", Attributes::Int(fwd.opid.version < 13 ? 1 : 0));
   }
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
-  void setup() override { outInfo(0) = inInfo(1); }
-  const std::vector<GradInOutMapper> &gradInputInfo() const override {
-    static const std::vector<GradInOutMapper> info{{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::Out}};
-    return info;
-  }
-  const std::map<int, int> &gradOutToNonGradIn() const override {
-    static const std::map<int, int> m{{0, 0}};
-    return m;
-  }
 };
 
 class SoftmaxOp final : public ElementWiseUnaryOp {

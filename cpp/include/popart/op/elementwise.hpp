@@ -42,4 +42,13 @@ public:
   const std::map<int, int> &gradOutToNonGradIn() const override;
 };
 
+/// Gradient computed from the forward output: inputs (dY at 0, Y at 1), output dX at 0.
+class ElementWiseOutputGradOp : public Op {
+public:
+  ElementWiseOutputGradOp(const OperatorIdentifier &id, const Op &fwd) : Op(id, fwd.settings) {}
+  void setup() override { outInfo(0) = inInfo(1); }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override;
+  const std::map<int, int> &gradOutToNonGradIn() const override;
+};
+
 } // namespace popart
