@@ -171,6 +171,9 @@ class OrtRunner:
         so.intra_op_num_threads = NUM_THREADS
         so.inter_op_num_threads = 1
         so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        # Idle ORT workers would otherwise spin and steal the cores the next
+        # framework in the round-robin needs (popart's OpenMP workers sleep too).
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.sess = ort.InferenceSession(onnx_path, so, providers=["CPUExecutionProvider"])
         self.feed = {"input": x}
         self.out = None

@@ -21,9 +21,14 @@ void bindDataFlow(py::module_ &m) {
       .value("All", AnchorReturnTypeId::All)
       .value("Sum", AnchorReturnTypeId::Sum);
   py::class_<AnchorReturnType>(m, "AnchorReturnType")
-      .def(py::init<const std::string &>(), py::arg("anchorReturnTypeString"))
-      .def(py::init<const std::string &, int>(), py::arg("anchorReturnTypeString"), py::arg("returnPeriod"))
+      .def(py::init<const std::string &, TileSet, ExchangeStrategy>(), py::arg("anchorReturnTypeString"),
+           py::arg("tileSet") = TileSet::Compute, py::arg("exchangeStrategy") = ExchangeStrategy::JustInTime)
+      .def(py::init<const std::string &, int, TileSet, ExchangeStrategy>(), py::arg("anchorReturnTypeString"),
+           py::arg("returnPeriod"), py::arg("tileSet") = TileSet::Compute,
+           py::arg("exchangeStrategy") = ExchangeStrategy::JustInTime)
       .def("id", &AnchorReturnType::id)
+      .def("tileSet", &AnchorReturnType::tileSet)
+      .def("exchangeStrategy", &AnchorReturnType::exchangeStrategy)
       .def("rp", &AnchorReturnType::rp)
       .def("str", &AnchorReturnType::str)
       .def("__repr__", [](const AnchorReturnType &a) {
@@ -77,6 +82,29 @@ template <class S, class C> void bindSessionMethods(C &c) {
       .def("setRNGState", &S::setRNGState)
       .def("broadcastWeights", &S::broadcastWeights, py::arg("rootRank") = 0)
       .def("getDevice", &S::getDevice)
+      .def("areHostWeightsInSync", &S::areHostWeightsInSync)
+      .def("markHostWeightsInSync", &S::markHostWeightsInSync)
+      .def("markHostWeightsOutOfSync", &S::markHostWeightsOutOfSync)
+      .def("copyDeviceWeightsToHost", &S::copyDeviceWeightsToHost)
+      .def("getAllTensorIds", &S::getAllTensorIds)
+      .def("getReport", &S::getReport)
+      .def("checkInplacingAmbiguity", &S::checkInplacingAmbiguity)
+      .def("connectStreamToCallback", [](S &s, const std::string &id, py::function cb, unsigned index) {
+             // Called from run() without the GIL: take it, hand the buffer over as a capsule.
+             auto fn = std::make_shared<py::function>(std::move(cb));
+             s.connectStreamToCallback(id, [fn](void *p) {
+               py::gil_scoped_acquire gil;
+               (*fn)(py::capsule(p));
+             }, index);
+           }, py::arg("streamHandle"), py::arg("callback"), py::arg("index") = 0)
+      .def("saveExecutable", &S::saveExecutable, py::arg("path"), py::arg("savePopartMetadata") = true,
+           py::arg("saveVariables") = true)
+      .def("loadExecutable", &S::loadExecutable, py::arg("filename"))
+      .def("compileAndExport", [](S &s, const std::string &f, py::object) { s.compileAndExport(f); },
+           py::arg("filename"), py::arg("err") = py::none())
+      .def("saveVariables", &S::saveVariables, py::arg("path"))
+      .def("updateEngineCache", &S::updateEngineCache)
+      .def("setEngineIsLoaded", &S::setEngineIsLoaded, py::arg("isLoaded"))
       .def("_getNumpyDtype", [](const S &s, const TensorId &id) { return numpyDtypeOf(s.getInfo(id).dataType()); });
 }
 

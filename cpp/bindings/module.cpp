@@ -10,6 +10,6 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindDevice(m);
   popart::bindings::bindStepIO(m);
   popart::bindings::bindOptimizer(m);
+  popart::bindings::bindBuilder(m);  // before sessions: AnchorReturnType defaults use TileSet
   popart::bindings::bindSession(m);
-  popart::bindings::bindBuilder(m);
 }

@@ -1,7 +1,7 @@
 """popart.InferenceSession and popart.TrainingSession: the C++ sessions plus
 the Python conveniences PopART adds (initAnchorArrays, dataFlow, factors)."""
 import copy
-from typing import Dict, Set
+from typing import Dict
 
 import numpy as np
 import popart_core
@@ -46,14 +46,6 @@ class _SessionMixin:
     @property
     def accumulationFactor(self) -> int:
         return self._options.getAccumulationFactor()
-
-    def copyDeviceWeightsToHost(self) -> None:
-        """Copies the device weights into the host weight buffers (weightsToHost)."""
-        self.weightsToHost()
-
-    def getAllTensorIds(self) -> Set[str]:
-        """The ids of all tensors of the compiled model."""
-        return set(self.getTensorIds())
 
     def initAnchorArrays(self) -> Dict[str, np.ndarray]:
         """Zeroed numpy arrays of the right shape and dtype for every anchor."""

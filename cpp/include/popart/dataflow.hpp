@@ -1,6 +1,7 @@
 // What a session returns (anchors and how) and how many batches one run() does.
 #pragma once
 #include "popart/names.hpp"
+#include "popart/tensorlocation.hpp"
 #include <map>
 #include <vector>
 
@@ -10,19 +11,27 @@ enum class AnchorReturnTypeId { Final = 0, EveryN, All, Sum };
 
 /// How an anchored tensor is returned: its value at every micro-batch (All),
 /// the last one (Final), every N-th (EveryN) or the sum over the step (Sum).
+/// The tile set and exchange strategy are IPU transfer settings: kept and
+/// reported, without effect on the CPU.
 class AnchorReturnType {
 public:
   AnchorReturnType();  // All
-  explicit AnchorReturnType(const std::string &artString);
-  AnchorReturnType(const std::string &artString, int returnPeriod);
+  explicit AnchorReturnType(const std::string &artString, TileSet tileSet = TileSet::Compute,
+                            ExchangeStrategy exchangeStrategy = ExchangeStrategy::JustInTime);
+  AnchorReturnType(const std::string &artString, int returnPeriod, TileSet tileSet = TileSet::Compute,
+                   ExchangeStrategy exchangeStrategy = ExchangeStrategy::JustInTime);
   AnchorReturnTypeId id() const { return id_; }
   int rp() const { return returnPeriod_; }
   const std::string &str() const { return name_; }
+  TileSet tileSet() const { return tileSet_; }
+  ExchangeStrategy exchangeStrategy() const { return exchangeStrategy_; }
 
 private:
   AnchorReturnTypeId id_;
   int returnPeriod_ = 0;
   std::string name_;
+  TileSet tileSet_ = TileSet::Compute;
+  ExchangeStrategy exchangeStrategy_ = ExchangeStrategy::JustInTime;
 };
 
 class DataFlow {

@@ -83,8 +83,17 @@ public:
   /// The IR as JSON (POPART_IR_DUMP, Session.getSerializedGraph()).
   std::string serialise() const;
 
-  /// Session-provided values (random seed tensor, ...), keyed by tensor id.
-  std::map<TensorId, std::vector<char>> &streamConstants() { return streamConstants_; }
+  /// The random generator state: each random kernel derives its draws from
+  /// (seed, the op, counter); the executor advances counter once per micro-batch.
+  struct RandomState {
+    uint64_t seed = 0;
+    uint64_t counter = 0;
+  };
+  RandomState &randomState() { return randomState_; }
+  /// Optimizer state found in the model's initializers (bytes by tensor id),
+  /// used as the initial value of the matching state Variables.
+  std::map<TensorId, std::vector<char>> &savedOptimizerState() { return savedOptimizerState_; }
+  const RandomState &randomState() const { return randomState_; }
 
 private:
   bool prepared_ = false;
@@ -98,7 +107,8 @@ private:
   TensorId finalLossId_;
   OpId opsCounter_ = 100;
   int64_t idCounter_ = 0;
-  std::map<TensorId, std::vector<char>> streamConstants_;
+  RandomState randomState_;
+  std::map<TensorId, std::vector<char>> savedOptimizerState_;
 };
 
 } // namespace popart

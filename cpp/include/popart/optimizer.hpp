@@ -159,4 +159,8 @@ public:
   std::unique_ptr<Optimizer> clone() const override { return std::make_unique<ConstSGD>(*this); }
 };
 
+/// Optimizer state Variables (Accl___, Accl1___, Accl2___, Accl3___, Step___):
+/// modelToHost saves them; a model carrying them resumes training from them.
+bool isOptimizerStateId(const TensorId &id);
+
 } // namespace popart

@@ -3,6 +3,7 @@
 #include "popart/names.hpp"
 #include "popart/tensorinfo.hpp"
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -56,11 +57,46 @@ public:
   /// Time-stamp-counter ticks (rdtsc) spent in the last run(); 0 before any run.
   uint64_t getCycleCount(const std::string &id = "") const;
   void setRandomSeed(uint64_t seed);
-  uint64_t getRandomSeed() const { return seed_; }
+  uint64_t getRandomSeed() const;
   std::vector<uint32_t> getRNGState() const;
   void setRNGState(const std::vector<uint32_t> &state);
   /// Weights are already identical with one process.
   void broadcastWeights(int rootRank = 0) {}
+
+  /// Host weights equal the device weights (false after a training run until weightsToHost).
+  bool areHostWeightsInSync() const { return hostWeightsInSync_; }
+  void markHostWeightsInSync() { hostWeightsInSync_ = true; }
+  void markHostWeightsOutOfSync() { hostWeightsInSync_ = false; }
+  /// weightsToHost() unless the host weights are already in sync.
+  void copyDeviceWeightsToHost();
+  /// Every tensor id of every graph.
+  std::set<TensorId> getAllTensorIds() const;
+  /// The summary report without resetting the statistics.
+  std::string getReport() const { return getSummaryReport(false); }
+  /// Throws when two in-place ops could modify one tensor in either order.
+  void checkInplacingAmbiguity() const;
+
+  /// Calls `callback` with the buffer of tensor `streamHandle` each time the
+  /// tensor is written during run() (an input after it is read, any other
+  /// tensor after its producer ran), for replica `index`. The callback may
+  /// read or change the data (e.g. gradients before the weight update).
+  void connectStreamToCallback(const TensorId &streamHandle, std::function<void(void *)> callback,
+                               unsigned index = 0);
+
+  /// Executable files: the CPU "executable" is a fingerprint of the compiled IR
+  /// plus, optionally, the Variables (weights and optimizer state).
+  /// `path` is a file, or a directory in which <name>.popart_cpu is written.
+  void saveExecutable(const std::string &path, bool savePopartMetadata = true, bool saveVariables = true);
+  /// Restores Variables saved with the executable; the IR must match the file's.
+  void loadExecutable(const std::string &filename);
+  /// prepareDevice(false) then saveExecutable(filename).
+  void compileAndExport(const std::string &filename);
+  /// Writes only the Variables, in the executable format.
+  void saveVariables(const std::string &path);
+  /// With enableEngineCaching, writes the executable to cachePath.
+  void updateEngineCache();
+  /// false: the next run() reloads the engine (copies the host weights if needed).
+  void setEngineIsLoaded(bool isLoaded) { engineLoaded_ = isLoaded; }
 
   const Ir &getIr() const { return *ir_; }
   Ir &getIr() { return *ir_; }
@@ -80,9 +116,9 @@ protected:
   std::unique_ptr<popx::Devicex> devicex_;
   std::shared_ptr<DeviceInfo> device_;
   std::string name_;
-  uint64_t seed_ = 0;
-  uint64_t rngCounter_ = 0;
   bool weightsOnDevice_ = false;
+  bool hostWeightsInSync_ = true;
+  bool engineLoaded_ = false;
 };
 
 class InferenceSession : public Session {

@@ -12,6 +12,7 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/autodiff.hpp"
+#include "transforms/recompute.hpp"
 #include "transforms/constfold.hpp"
 #include "transforms/inplace.hpp"
 #include "transforms/prune.hpp"
@@ -130,7 +131,10 @@ void Ir::prepare(const IrBundle &b) {
   dotCheckpoint("FWD1");
   for (Graph *g : getAllGraphs()) foldConstants(*g);
   if (isTraining()) {
+    std::set<OpId> forward;
+    for (const auto &[id, op] : getMainGraph().getOps()) forward.insert(id);
     autodiff(*this);
+    recompute(*this, forward);
     dotCheckpoint("BWD0");
     patterns_->applyAll(getMainGraph());
     addOptimizerOps(*this);

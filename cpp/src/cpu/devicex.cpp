@@ -1,6 +1,8 @@
 // Building and running the CPU programs of a prepared IR.
 #include "devicex.hpp"
+#include "kernels/random_bits.hpp"
 #include "memory_plan.hpp"
+#include "popart/half.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
@@ -8,6 +10,7 @@
 #include "popart/logging.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_set>
@@ -141,6 +144,7 @@ Sequence Devicex::growOps(const std::vector<Op *> &ops) {
       auto &s = stats_[statIndex];
       s.time += std::chrono::steady_clock::now() - t0;
       ++s.calls;
+      if (!callbacks_.empty()) runCallbacks(op);
     });
   }
   return prog;
@@ -190,9 +194,40 @@ void Devicex::weightsToHost() {
         std::memcpy(t->tensorData().data(), buffers_[t], static_cast<size_t>(t->info.nbytes()));
 }
 
+namespace {
+
+// SessionOptions::syntheticDataMode: inputs are made on the device instead of
+// read from the host. Floats: zeros, N(0, 1) or U[-1, 1); other types: zeros.
+void fillSynthetic(void *dst, const TensorInfo &info, SyntheticDataMode mode, uint64_t key) {
+  std::memset(dst, 0, static_cast<size_t>(info.nbytes()));
+  if (mode == SyntheticDataMode::Zeros || !isFloatingPoint(info.dataType())) return;
+  const int64_t n = info.nelms();
+  auto value = [&](int64_t i) {
+    const double u = cpu::randomUniform01(key, static_cast<uint64_t>(2 * i));
+    if (mode == SyntheticDataMode::RandomUniform) return 2.0 * u - 1.0;
+    const double v = cpu::randomUniform01(key, static_cast<uint64_t>(2 * i + 1));
+    return std::sqrt(-2.0 * std::log1p(-u)) * std::cos(6.283185307179586 * v);
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    switch (info.dataType()) {
+    case DataType::FLOAT: static_cast<float *>(dst)[i] = static_cast<float>(value(i)); break;
+    case DataType::DOUBLE: static_cast<double *>(dst)[i] = value(i); break;
+    default: static_cast<float16_t *>(dst)[i] = float16_t(static_cast<float>(value(i))); break;
+    }
+  }
+}
+
+} // namespace
+
 void Devicex::readInputs(IStepIO &io) {
+  const SyntheticDataMode synthetic = ir_.getSessionOptions().syntheticDataMode;
   for (Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream)) {
-    if (ir_.streamConstants().count(t->id)) continue;
+    if (synthetic != SyntheticDataMode::Off) {
+      const uint64_t key = cpu::randomMix64(ir_.randomState().counter) + cpu::randomOpKey(t->id);
+      fillSynthetic(buffers_[t], t->info, synthetic, key);
+      if (!callbacks_.empty()) runCallbacks(t);
+      continue;
+    }
     int64_t n = t->info.nelms();
     ConstVoidData d = io.in(t->id, n, false);
     if (d.info.dataType() != t->info.dataType())
@@ -203,25 +238,26 @@ void Devicex::readInputs(IStepIO &io) {
                           t->id, d.info.nelms(), n, t->info.toString());
     std::memcpy(buffers_[t], d.data, static_cast<size_t>(t->info.nbytes()));
     io.inComplete(t->id, n);
+    if (!callbacks_.empty()) runCallbacks(t);
   }
 }
 
-void Devicex::writeAnchors(IStepIO &io, int64_t batch, int64_t accum, bool lastMicroBatch) {
+void Devicex::writeAnchors(IStepIO &io, const MicroBatch &mb) {
   const DataFlow &df = ir_.getDataFlow();
   for (const auto &id : df.anchors()) {
     const Tensor *t = ir_.getMainGraph().getTensor(id);
     const AnchorReturnType &art = df.art(id);
     const void *src = buffers_.at(t);
     if (art.id() == AnchorReturnTypeId::Sum) {
-      auto &sum = anchorSums_[id];
+      auto &sum = anchorSums_[{id, mb.replica}];
       if (!sum) sum = std::make_unique<Block>(t->info.nbytes());
-      if (batch == 0 && accum == 0) std::memcpy(sum->data, src, static_cast<size_t>(t->info.nbytes()));
+      if (mb.first) std::memcpy(sum->data, src, static_cast<size_t>(t->info.nbytes()));
       else accumulateInto(sum->data, src, t->info);
-      if (!lastMicroBatch) continue;
+      if (!mb.last) continue;
       src = sum->data;
-    } else if (art.id() == AnchorReturnTypeId::Final && !lastMicroBatch) {
+    } else if (art.id() == AnchorReturnTypeId::Final && !mb.last) {
       continue;
-    } else if (art.id() == AnchorReturnTypeId::EveryN && (batch + 1) % art.rp() != 0) {
+    } else if (art.id() == AnchorReturnTypeId::EveryN && (mb.batch + 1) % art.rp() != 0) {
       continue;
     }
     MutableVoidData out = io.out(id, t->info.nelms());
@@ -236,24 +272,47 @@ void Devicex::writeAnchors(IStepIO &io, int64_t batch, int64_t accum, bool lastM
   }
 }
 
+// Data is laid out [batchesPerStep, accumulationFactor, replicas, ...]: the
+// replicas of one micro-batch run one after the other on the same weights,
+// and their gradients are accumulated like micro-batches (see optimizer_ops).
 void Devicex::run(IStepIO &io) {
   if (!prepared_) throw error("run() called before prepareDevice()");
   const auto &opts = ir_.getSessionOptions();
-  int64_t bps = ir_.getDataFlow().batchesPerStep();
-  int64_t accum = opts.getAccumulationFactor();
+  const int64_t bps = ir_.getDataFlow().batchesPerStep();
+  const int64_t accum = opts.getAccumulationFactor(), replicas = opts.replicationFactor();
   const Sequence &main = programs_.at(ir_.getMainGraph().id);
   auto t0 = std::chrono::steady_clock::now();
   int64_t c0 = readTicks();
   for (int64_t b = 0; b < bps; ++b) {
     for (int64_t a = 0; a < accum; ++a) {
-      readInputs(io);
-      main.run();
-      writeAnchors(io, b, a, b == bps - 1 && a == accum - 1);
+      for (int64_t r = 0; r < replicas; ++r) {
+        replica_ = r;
+        readInputs(io);
+        main.run();
+        ++ir_.randomState().counter;
+        writeAnchors(io, {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1});
+      }
     }
     outerProgram_.run();
   }
   lastRunTicks_ = readTicks() - c0;
   lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void Devicex::addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica) {
+  if (!buffers_.count(t)) throw error("tensor '{}' has no buffer on the device (was it optimised away?)", t->id);
+  callbacks_[t].push_back({std::move(fn), replica});
+}
+
+void Devicex::runCallbacks(const Tensor *t) const {
+  auto it = callbacks_.find(t);
+  if (it == callbacks_.end()) return;
+  for (const auto &cb : it->second)
+    if (cb.replica == replica_) cb.fn(buffers_.at(t));
+}
+
+void Devicex::runCallbacks(const Op *op) const {
+  for (const auto &[i, t] : op->output->tensorMap()) runCallbacks(t);
 }
 
 std::map<OutIndex, std::vector<char>> Devicex::evaluateConstOp(Op &op) {

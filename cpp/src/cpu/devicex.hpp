@@ -4,6 +4,7 @@
 #include "popart/popx/opx.hpp"
 #include "popart/stepio.hpp"
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -46,7 +47,7 @@ public:
   void weightsToHost();
   /// Copies one tensor's host data to its device buffer (optimizer values).
   void writeTensorToDevice(const Tensor *t);
-  /// batchesPerStep x accumulationFactor micro-batches of the main program.
+  /// batchesPerStep x accumulationFactor x replicas micro-batches of the main program.
   void run(IStepIO &io);
 
   /// Buffer of a tensor (planned for ActGrad, persistent for the others).
@@ -60,6 +61,9 @@ public:
 
   /// Evaluates one op whose inputs are all Const; returns output bytes by index.
   static std::map<OutIndex, std::vector<char>> evaluateConstOp(Op &op);
+
+  /// fn(buffer) after tensor t is written in a micro-batch of `replica`.
+  void addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica);
 
   Ir &ir() const { return ir_; }
   const std::vector<OpStats> &opStats() const { return stats_; }
@@ -78,7 +82,14 @@ private:
   Sequence growOps(const std::vector<Op *> &ops);
   Sequence growGraph(const Graph &g);
   void readInputs(IStepIO &io);
-  void writeAnchors(IStepIO &io, int64_t batch, int64_t accum, bool lastMicroBatch);
+  void runCallbacks(const Tensor *t) const;
+  void runCallbacks(const Op *op) const;
+  /// Where a micro-batch is in the step: first/last of the step for its replica.
+  struct MicroBatch {
+    int64_t batch, replica;
+    bool first, last;
+  };
+  void writeAnchors(IStepIO &io, const MicroBatch &mb);
 
   Ir &ir_;
   bool prepared_ = false;
@@ -89,7 +100,13 @@ private:
   std::vector<std::unique_ptr<Opx>> opxs_;
   std::vector<OpStats> stats_;
   std::map<const Op *, std::vector<std::pair<OutIndex, TensorView>>> outCopies_;
-  std::map<TensorId, std::unique_ptr<Block>> anchorSums_;
+  std::map<std::pair<TensorId, int64_t>, std::unique_ptr<Block>> anchorSums_;  // (anchor, replica)
+  struct TensorCallback {
+    std::function<void(void *)> fn;
+    int64_t replica;
+  };
+  std::unordered_map<const Tensor *, std::vector<TensorCallback>> callbacks_;
+  int64_t replica_ = 0;  // of the micro-batch being run
   int64_t plannedBytes_ = 0, persistentBytes_ = 0;
   int64_t lastRunTicks_ = 0, lastRunNs_ = 0;
 };

@@ -5,6 +5,7 @@
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
+#include "popart/optimizer.hpp"
 #include "popart/tensor.hpp"
 
 namespace popart {
@@ -26,6 +27,17 @@ std::string exportModelWithWeights(const Ir &ir) {
     fresh.hasRawData = true;
     fresh.rawData.assign(t->tensorData().begin(), t->tensorData().end());
     init = std::move(fresh);
+  }
+  // Optimizer state travels with the weights, so training can resume from the file.
+  for (const Tensor *t : g.getTensors().getOfType(TensorType::Variable)) {
+    if (!isOptimizerStateId(t->id) || !t->hasTensorData()) continue;
+    onnxpb::Tensor state;
+    state.name = t->id;
+    state.dims = t->info.shape();
+    state.dataType = onnxDataType(t->info.dataType());
+    state.hasRawData = true;
+    state.rawData.assign(t->tensorData().begin(), t->tensorData().end());
+    m.graph.initializer.push_back(std::move(state));
   }
   return onnxpb::serializeModel(m);
 }

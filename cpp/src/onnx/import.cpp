@@ -6,6 +6,7 @@
 #include "model.hpp"
 #include "ops/controlflow.hpp"
 #include "popart/error.hpp"
+#include "popart/optimizer.hpp"
 #include "popart/graph.hpp"
 #include "popart/inputshapeinfo.hpp"
 #include "popart/ir.hpp"
@@ -62,6 +63,10 @@ void GraphImporter::addInitializers(const onnxpb::Graph &og) {
   for (const auto &init : og.initializer) {
     TensorInfo info = tensorInfoOf(init);
     auto bytes = tensorBytes(init, info);
+    if (!parent_ && isOptimizerStateId(init.name)) {
+      ir_.savedOptimizerState()[init.name] = std::move(bytes);
+      continue;
+    }
     // Float initializers of the main graph are weights (Variables); integer
     // ones are constants that shape-like inputs (Reshape, Slice, ...) read at
     // compile time. Sub-graph initializers are constants (they are not model weights).

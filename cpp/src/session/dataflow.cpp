@@ -21,7 +21,8 @@ bool isAnchorTypeName(const std::string &a, const char *b) {
 
 } // namespace
 
-AnchorReturnType::AnchorReturnType(const std::string &s) : name_(s) {
+AnchorReturnType::AnchorReturnType(const std::string &s, TileSet tileSet, ExchangeStrategy exchange)
+    : name_(s), tileSet_(tileSet), exchangeStrategy_(exchange) {
   if (isAnchorTypeName(s, "All")) id_ = AnchorReturnTypeId::All;
   else if (isAnchorTypeName(s, "Final")) id_ = AnchorReturnTypeId::Final;
   else if (isAnchorTypeName(s, "Sum")) id_ = AnchorReturnTypeId::Sum;
@@ -29,9 +30,10 @@ AnchorReturnType::AnchorReturnType(const std::string &s) : name_(s) {
   else throw error("unknown AnchorReturnType '{}' (expected All, Final, EveryN or Sum)", s);
 }
 
-AnchorReturnType::AnchorReturnType(const std::string &s, int returnPeriod) : returnPeriod_(returnPeriod), name_(s) {
+AnchorReturnType::AnchorReturnType(const std::string &s, int returnPeriod, TileSet tileSet, ExchangeStrategy exchange)
+    : returnPeriod_(returnPeriod), name_(s), tileSet_(tileSet), exchangeStrategy_(exchange) {
   if (!isAnchorTypeName(s, "EveryN")) {
-    *this = AnchorReturnType(s);
+    *this = AnchorReturnType(s, tileSet, exchange);
     return;
   }
   if (returnPeriod <= 0) throw error("AnchorReturnType EveryN needs a positive return period, got {}", returnPeriod);

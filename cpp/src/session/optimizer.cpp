@@ -57,3 +57,14 @@ void Optimizer::validReplacement(const Optimizer &other) const {
 }
 
 } // namespace popart
+
+namespace popart {
+
+bool isOptimizerStateId(const TensorId &id) {
+  for (const auto &p : {reservedAcclPrefix(), reservedAccl1Prefix(), reservedAccl2Prefix(), reservedAccl3Prefix(),
+                        reservedStepPrefix()})
+    if (id.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+} // namespace popart

@@ -86,17 +86,24 @@ void Session::loadEngineAndConnectStreams() {
                 "use a Cpu, IpuModel or acquired device to run");
   device_->attach();
   if (!weightsOnDevice_) weightsFromHost();
+  engineLoaded_ = true;
 }
 
 void Session::weightsFromHost() {
   if (!isPrepared()) throw error("weightsFromHost() needs prepareDevice() first");
   devicex_->weightsFromHost();
   weightsOnDevice_ = true;
+  hostWeightsInSync_ = true;
 }
 
 void Session::weightsToHost() {
   if (!isPrepared()) throw error("weightsToHost() needs prepareDevice() first");
   devicex_->weightsToHost();
+  hostWeightsInSync_ = true;
+}
+
+void Session::copyDeviceWeightsToHost() {
+  if (!hostWeightsInSync_) weightsToHost();
 }
 
 namespace {
@@ -126,6 +133,7 @@ void Session::writeWeights(const IWeightsIO &w) {
     MutableVoidData d = w.weight(t->id);
     checkWeightBuffer(*t, d);
     std::memcpy(t->tensorData().data(), d.data, static_cast<size_t>(t->info.nbytes()));
+    hostWeightsInSync_ = false;
   }
 }
 
@@ -137,17 +145,39 @@ void Session::run(const std::string &handle, IStepIO &io, const std::string &deb
     throw error("the session was compiled for an offline IPU device, which cannot run programs");
   if (!handle.empty() && handle != "main")
     throw error("unknown program handle '{}' (this session has the main program only)", handle);
-  if (!weightsOnDevice_) weightsFromHost();
+  if (!engineLoaded_) loadEngineAndConnectStreams();
   const DataFlow &df = ir_->getDataFlow();
-  int64_t accum = ir_->getSessionOptions().getAccumulationFactor();
-  int64_t perStep = df.batchesPerStep() * accum;
+  const auto &opts = ir_->getSessionOptions();
+  int64_t accum = opts.getAccumulationFactor(), replicas = opts.replicationFactor();
+  int64_t perStep = df.batchesPerStep() * accum * replicas;
   std::map<TensorId, int64_t> ins, outs;
-  for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream))
-    if (!ir_->streamConstants().count(t->id)) ins[t->id] = perStep * t->info.nelms();
-  for (const auto &id : df.anchors()) outs[id] = df.numReturned(id, accum) * ir_->getTensor(id)->info.nelms();
+  if (opts.syntheticDataMode == SyntheticDataMode::Off)  // else inputs are made on the device
+    for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream))
+      ins[t->id] = perStep * t->info.nelms();
+  for (const auto &id : df.anchors())
+    outs[id] = df.numReturned(id, accum) * replicas * ir_->getTensor(id)->info.nelms();
   io.beginStep(ins, outs);
   logging::session::debug("run '{}' ({} micro-batches)", debugName, perStep);
   devicex_->run(io);
+  if (ir_->isTraining()) hostWeightsInSync_ = false;
+}
+
+std::set<TensorId> Session::getAllTensorIds() const {
+  std::set<TensorId> ids;
+  for (Graph *g : ir_->getAllGraphs())
+    for (const auto &id : g->getTensors().getAllTensorIds()) ids.insert(id);
+  return ids;
+}
+
+void Session::connectStreamToCallback(const TensorId &id, std::function<void(void *)> callback, unsigned index) {
+  if (!isPrepared()) throw error("connectStreamToCallback('{}') needs prepareDevice() first", id);
+  if (!ir_->getMainGraph().getTensors().contains(id))
+    throw error("connectStreamToCallback: session '{}' has no tensor '{}'", name_, id);
+  const int64_t replicas = ir_->getSessionOptions().replicationFactor();
+  if (static_cast<int64_t>(index) >= replicas)
+    throw error("connectStreamToCallback: replica index {} out of range (the session has {} replica(s))", index,
+                replicas);
+  devicex_->addTensorCallback(ir_->getTensor(id), std::move(callback), index);
 }
 
 void Session::modelToHost(const std::string &fileName) {
@@ -192,24 +222,20 @@ uint64_t Session::getCycleCount(const std::string &) const {
   return devicex_ ? static_cast<uint64_t>(devicex_->lastRunTicks()) : 0;
 }
 
-void Session::setRandomSeed(uint64_t seed) {
-  seed_ = seed;
-  rngCounter_ = 0;
-  // Random kernels read the session seed from here at every run.
-  std::vector<char> bytes(sizeof(seed));
-  std::memcpy(bytes.data(), &seed, sizeof(seed));
-  ir_->streamConstants()[reservedRandomSeedPrefix()] = bytes;
-}
+void Session::setRandomSeed(uint64_t seed) { ir_->randomState() = {seed, 0}; }
 
+uint64_t Session::getRandomSeed() const { return ir_->randomState().seed; }
+
+// Words: seed low, seed high, counter low, counter high.
 std::vector<uint32_t> Session::getRNGState() const {
-  return {static_cast<uint32_t>(seed_), static_cast<uint32_t>(seed_ >> 32), static_cast<uint32_t>(rngCounter_),
-          static_cast<uint32_t>(rngCounter_ >> 32)};
+  const auto &r = ir_->randomState();
+  return {static_cast<uint32_t>(r.seed), static_cast<uint32_t>(r.seed >> 32), static_cast<uint32_t>(r.counter),
+          static_cast<uint32_t>(r.counter >> 32)};
 }
 
 void Session::setRNGState(const std::vector<uint32_t> &s) {
   if (s.size() != 4) throw error("RNG state must have 4 words (as returned by getRNGState), got {}", s.size());
-  seed_ = s[0] | (static_cast<uint64_t>(s[1]) << 32);
-  rngCounter_ = s[2] | (static_cast<uint64_t>(s[3]) << 32);
+  ir_->randomState() = {s[0] | (static_cast<uint64_t>(s[1]) << 32), s[2] | (static_cast<uint64_t>(s[3]) << 32)};
 }
 
 std::unique_ptr<InferenceSession> InferenceSession::createFromOnnxModel(

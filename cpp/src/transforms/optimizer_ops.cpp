@@ -42,10 +42,26 @@ std::vector<char> filled(const TensorInfo &info, float v) {
   return out;
 }
 
+// Micro-batches whose gradients one update combines: accumulation x replicas
+// (replicas run one after the other on the CPU, so they accumulate too).
+int64_t microBatchesPerUpdate(const Ir &ir) {
+  const auto &o = ir.getSessionOptions();
+  return o.getAccumulationFactor() * o.replicationFactor();
+}
+
+bool runningMean(const Ir &ir) {
+  const auto &o = ir.getSessionOptions();
+  return o.accumulationAndReplicationReductionType == ReductionType::Mean &&
+         o.meanAccumulationAndReplicationReductionStrategy == MeanReductionStrategy::Running;
+}
+
+// Un-scales the loss scaling; Mean with the Post strategy divides the summed
+// gradients here (Running keeps a mean in the accumulator instead).
 float gradScale(const Ir &ir) {
   const auto &o = ir.getSessionOptions();
   float s = 1.0f / ir.getOptimizer()->getLossScalingVal();
-  if (o.accumulationAndReplicationReductionType == ReductionType::Mean) s /= static_cast<float>(o.getAccumulationFactor());
+  if (o.accumulationAndReplicationReductionType == ReductionType::Mean && !runningMean(ir))
+    s /= static_cast<float>(microBatchesPerUpdate(ir));
   return s;
 }
 
@@ -76,7 +92,9 @@ TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) 
     to.setAttribute("to", Attributes::Int(onnxDataType(info.dataType())));
     g.createConnectedOp(onnxOp("Cast", {13}), {{0, grad}}, {{0, in}}, to, "CastGradient_" + w->id);
   }
-  g.createConnectedOp(internalOp("GradAccumulate"), {{0, acc}, {1, in}}, {{0, acc + "__accumulated"}}, Attributes(),
+  Attributes attrs;
+  if (runningMean(ir)) attrs.setAttribute("runningMeanOver", Attributes::Int(microBatchesPerUpdate(ir)));
+  g.createConnectedOp(internalOp("GradAccumulate"), {{0, acc}, {1, in}}, {{0, acc + "__accumulated"}}, attrs,
                       "GradAccumulate_" + w->id);
   return acc;
 }
@@ -90,10 +108,12 @@ WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad) {
   InIndex next = 3;
   for (const auto &st : u.spec.state) {
     TensorInfo info(st.type == DataType::UNDEFINED ? w->info.dataType() : st.type, st.scalar ? Shape{} : w->info.shape());
-    g.getTensors().addVarInit(st.name, info, filled(info, st.init).data());
+    auto saved = ir.savedOptimizerState().find(st.name);
+    const bool resume = saved != ir.savedOptimizerState().end() && saved->second.size() == size_t(info.nbytes());
+    g.getTensors().addVarInit(st.name, info, resume ? saved->second.data() : filled(info, st.init).data());
     u.ins[next++] = st.name;
   }
-  if (ir.getSessionOptions().getAccumulationFactor() > 1) {
+  if (microBatchesPerUpdate(ir) > 1) {
     u.ins[1] = addAccumulator(ir, w, grad, u.spec.accumType);
     u.accumulated = true;
   }
@@ -124,7 +144,7 @@ std::map<TensorId, TensorId> addClipNorms(Ir &ir, const std::vector<WeightUpdate
     Attributes attrs;
     attrs.setAttribute("maxNorm", Attributes::Float(groups[k].maxNorm));
     Op *op = g.createConnectedOp(internalOp("ClipNormScale"), ins, {{0, scale}}, attrs, "ClipNorm_" + std::to_string(k));
-    if (ir.getSessionOptions().getAccumulationFactor() > 1)
+    if (microBatchesPerUpdate(ir) > 1)
       op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
     op->settings.optimizerOp = true;
   }

@@ -45,16 +45,23 @@ def build(weights, batch=BATCH, reduction="Mean"):
 
 
 def train_popart(optimizers, steps, data, weights=None, micro=1, reduction="Mean", accum_reduction=None,
-                 batch=BATCH, read=()):
+                 batch=BATCH, read=(), replicas=1, strategy=None):
     """optimizers[s] is the optimizer for step s (updateOptimizerFromHost when it changes).
-    Returns the weights after every step (plus the `read` tensors, e.g. optimizer state)."""
+    Data has a leading [micro, replicas] shape (each when > 1). `strategy`: the
+    mean reduction strategy name (Post, Running). Returns the weights after
+    every step (plus the `read` tensors, e.g. optimizer state)."""
     weights = initial_weights() if weights is None else weights
     proto, loss = build(weights, batch, reduction)
     opts = popart.SessionOptions()
+    opts.accumulationAndReplicationReductionType = getattr(popart.ReductionType, accum_reduction or reduction)
+    if strategy is not None:
+        opts.meanAccumulationAndReplicationReductionStrategy = getattr(popart.MeanReductionStrategy, strategy)
     if micro > 1:
         opts.enableGradientAccumulation = True
         opts.accumulationFactor = micro
-        opts.accumulationAndReplicationReductionType = getattr(popart.ReductionType, accum_reduction or reduction)
+    if replicas > 1:
+        opts.enableReplicatedGraphs = True
+        opts.replicatedGraphCount = replicas
     s = popart.TrainingSession(fnModel=proto, dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("All")}),
                                loss=loss, optimizer=optimizers[0],
                                deviceInfo=popart.DeviceManager().createCpuDevice(), userOptions=opts)

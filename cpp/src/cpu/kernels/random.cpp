@@ -5,34 +5,13 @@
 #include "popart/ir.hpp"
 #include "popart/popx/opx.hpp"
 #include "dispatch.hpp"
-#include <atomic>
+#include "random_bits.hpp"
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <memory>
 
 namespace popart::cpu {
 namespace {
-
-uint64_t randomMix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ull;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-/// Uniform in [0, 1) for element i of the stream `key`.
-double randomUniform01(uint64_t key, uint64_t i) {
-  return static_cast<double>(randomMix64(key + randomMix64(i)) >> 11) * 0x1.0p-53;
-}
-
-/// The session seed: the 8 bytes the session stores under "randomSeed___", else 0.
-uint64_t randomSessionSeed(Ir &ir) {
-  auto it = ir.streamConstants().find(reservedRandomSeedPrefix());
-  uint64_t s = 0;
-  if (it != ir.streamConstants().end() && it->second.size() >= sizeof(s)) std::memcpy(&s, it->second.data(), sizeof(s));
-  return s;
-}
 
 template <class T> void drawRandom(T *y, int64_t n, uint64_t key, bool normal, double p0, double p1) {
   if (!normal) {
@@ -57,19 +36,17 @@ public:
   void grow(popx::Sequence &prog) const override {
     const auto &op = getOp<RandomOp>();
     popx::TensorView y = getOutTensor(0);
-    const uint64_t opKey = randomMix64(std::hash<std::string>{}(op.outId(0)));
     uint32_t attrSeed = 0;
     const float s = op.seed();
     std::memcpy(&attrSeed, &s, sizeof(s));
+    const uint64_t fixedSeed = attrSeed;
     const bool fixed = op.hasSeed(), normal = op.isNormal();
     const double p0 = op.param0(), p1 = op.param1();
-    Ir *ir = &op.getIr();
-    auto runs = std::make_shared<std::atomic<uint64_t>>(0);
+    auto stream = std::make_shared<RandomStream>(op.getIr().randomState(), randomOpKey(op.outId(0)));
     dispatchFloat(y.dtype(), [&](auto tag) {
       using T = decltype(tag);
       prog.add([=] {
-        const uint64_t seed = fixed ? attrSeed : randomSessionSeed(*ir);
-        const uint64_t key = randomMix64(randomMix64(seed) ^ opKey) + randomMix64(runs->fetch_add(1) + 1);
+        const uint64_t key = stream->nextKey(fixed ? &fixedSeed : nullptr);
         drawRandom(y.data<T>(), y.nelms(), key, normal, p0, p1);
       });
     });

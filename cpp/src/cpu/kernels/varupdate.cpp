@@ -33,16 +33,33 @@ public:
   }
 };
 
-void gradAccumulate(KernelContext &ctx) {
-  dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
-    using T = decltype(tag);
-    auto acc = ctx.out<T>(0);
-    auto g = ctx.in<T>(1);
-    popx::Opx::parallelFor(acc.size(), [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) acc[i] = T(compute_t<T>(acc[i]) + compute_t<T>(g[i]));
+// accum += g; with `runningMeanOver` = N, the k-th micro-batch of each cycle
+// of N does accum += (g - accum) / k instead, so accum holds the mean.
+class GradAccumulateOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto acc = getOutTensor(0), g = getInTensor(1);
+    const int64_t cycle = op_p->attr<Attributes::Int>("runningMeanOver", 0);
+    auto calls = std::make_shared<int64_t>(0);
+    dispatchFloat(acc.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      prog.add([=] {
+        const double k = cycle > 0 ? static_cast<double>((*calls)++ % cycle + 1) : 0.0;
+        T *a = acc.data<T>();
+        const T *x = g.data<T>();
+        using C = compute_t<T>;
+        const C inv = k > 0 ? C(1.0 / k) : C(0);
+        popx::Opx::parallelFor(acc.nelms(), [&](int64_t b, int64_t e) {
+          if (k > 0)
+            for (int64_t i = b; i < e; ++i) a[i] = T(C(a[i]) + (C(x[i]) - C(a[i])) * inv);
+          else
+            for (int64_t i = b; i < e; ++i) a[i] = T(C(a[i]) + C(x[i]));
+        });
+      });
     });
-  });
-}
+  }
+};
 
 void gradSum(KernelContext &ctx) {
   dispatchFloat(ctx.outInfo(0).dataType(), [&](auto tag) {
@@ -64,6 +81,6 @@ void gradSum(KernelContext &ctx) {
 void registerVarUpdate(const std::string &algorithm, VarUpdateFn fn) { algorithms()[algorithm] = fn; }
 
 static popx::OpxCreator<VarUpdateOpx> varUpdateOpxCreator(internalOp("OptimizerVarUpdate"));
-POPART_REGISTER_KERNEL(internalOp("GradAccumulate"), gradAccumulate);
+static popx::OpxCreator<GradAccumulateOpx> gradAccumulateOpxCreator(internalOp("GradAccumulate"));
 POPART_REGISTER_KERNEL(internalOp("GradSum"), gradSum);
 } // namespace popart::cpu
