@@ -132,7 +132,7 @@ void Ir::prepare(const IrBundle &b) {
   if (isTraining()) {
     autodiff(*this);
     dotCheckpoint("BWD0");
-    patterns_->applyAll(getMainGraph());
+    for (Graph *g : getAllGraphs()) patterns_->applyAll(*g);  // backward graphs of sub-graphs too
     addOptimizerOps(*this);
   }
   prune(getMainGraph());
