@@ -25,6 +25,17 @@ void normCheckSameType(const Op &op, InIndex i) {
 
 } // namespace
 
+NormGradOp::NormGradOp(const OperatorIdentifier &id, const Op &fwd, std::vector<GradInOutMapper> ins,
+                       std::map<int, int> outs)
+    : Op(id, fwd.settings), ins_(std::move(ins)), outs_(std::move(outs)) {
+  attributes() = fwd.attributes();
+  for (const auto &[g, x] : outs_) infos_[g] = fwd.inInfo(x);
+}
+
+void NormGradOp::setup() {
+  for (const auto &[g, info] : infos_) outInfo(g) = info;
+}
+
 void InstanceNormOp::setup() {
   if (inRank(0) < 2) throw error("input must have rank >= 2 (N, C, ...), got rank {}", inRank(0));
   const Shape c{inShape(0)[1]};

@@ -1,9 +1,27 @@
 // Normalisation ops named by their kernels: InstanceNormalization,
-// LayerNormalization, MeanVarianceNormalization, LpNormalization.
+// LayerNormalization, MeanVarianceNormalization, LpNormalization; NormGradOp,
+// the gradient op of every normalisation family (BatchNorm, GroupNorm too).
 #pragma once
 #include "popart/op.hpp"
 
 namespace popart {
+
+/// Gradient of a normalisation op. Its inputs follow `ins` (the gradient of Y first);
+/// output k is the gradient of forward input outs[k], with that input's type and shape.
+/// The forward attributes are copied, so kernels read epsilon, axis, ... directly.
+class NormGradOp final : public Op {
+public:
+  NormGradOp(const OperatorIdentifier &id, const Op &fwd, std::vector<GradInOutMapper> ins, std::map<int, int> outs);
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  const std::vector<GradInOutMapper> &gradInputInfo() const override { return ins_; }
+  const std::map<int, int> &gradOutToNonGradIn() const override { return outs_; }
+
+private:
+  std::vector<GradInOutMapper> ins_;
+  std::map<int, int> outs_;
+  std::map<int, TensorInfo> infos_;  // grad output -> forward input info
+};
 
 /// InstanceNormalization (ai.onnx 1, 6): per (n, c), y = scale_c (x - mean) / sqrt(var + eps) + B_c
 /// over the spatial dims.
