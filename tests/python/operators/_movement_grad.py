@@ -45,12 +45,12 @@ def check_vs_torch(op_type, inputs, torch_fn, attrs=None, opset=13, wrt=(0,), nu
         np.testing.assert_allclose(g.astype(np.float64), want, rtol=rtol, atol=atol, err_msg=f"gradient of input {i}")
 
 
-def check_vs_numeric(op_type, inputs, reference, attrs=None, opset=13, wrt=(0,), rtol=1e-5, atol=1e-6, seed=0,
-                     eps=1e-6):
+def check_vs_numeric(op_type, inputs, reference, attrs=None, opset=13, wrt=(0,), num_outputs=1, rtol=1e-5,
+                     atol=1e-6, seed=0, eps=1e-6):
     """As check_vs_torch, against central differences of the float64 numpy `reference`."""
     args = [None if x is None else x.astype(np.float64) if x.dtype.kind == "f" else x for x in inputs]
     cot = cotangent(np.shape(reference(*args)), inputs[wrt[0]].dtype, seed)
-    got = popart_grads(op_type, inputs, cot, attrs, opset, wrt)
+    got = popart_grads(op_type, inputs, cot, attrs, opset, wrt, num_outputs)
     for g, i in zip(got, wrt):
         want = np.zeros_like(args[i])
         flat, gflat = args[i].reshape(-1), want.reshape(-1)
