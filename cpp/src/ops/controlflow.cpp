@@ -324,7 +324,8 @@ void LoopScanGradOp::setup() {
   const Graph &body = subgraph("body");
   size_t bound = layout_.carried.size() + layout_.ins.size() + layout_.whole.size();
   if (body.getInputIds().size() != bound)
-    throw internal_error("{}: the backward body has {} inputs, {} are bound", opid.type, body.getInputIds().size(), bound);
+    throw internal_error("{}: the backward body has {} inputs, {} are bound", opid.type, body.getInputIds().size(),
+                         bound);
   for (const auto &[i, t] : output->tensorMap()) outInfo(i) = outInfos_.at(i);
 }
 

@@ -242,7 +242,8 @@ def test_loop_runtime_trip_count_is_an_error():
                           initializer=[onnx.numpy_helper.from_array(np.ones(3, dtype), k) for k in ("w", "v")])
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 13), oh.make_opsetid("ai.graphcore", 1)])
     model.ir_version = min(model.ir_version, 10)
-    with pytest.raises(popart.popart_exception, match=r"Loop.*gradient of Loop needs its trip count M \(input 0, 'M'\)"):
+    want = r"Loop.*gradient of Loop needs its trip count M \(input 0, 'M'\)"
+    with pytest.raises(popart.popart_exception, match=want):
         popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, ["loss"]), "loss",
                                popart.ConstSGD(0.1), popart.DeviceManager().createCpuDevice())
 
@@ -286,3 +287,71 @@ def test_training_scan_sgd_three_steps():
         s.readWeights(popart.PyWeightsIO(got))
         for k, p in params.items():
             np.testing.assert_allclose(got[k], p.detach().numpy(), rtol=1e-5, atol=1e-6, err_msg=k)
+
+
+# ---- Nesting ----
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("cond", [True, False])
+def test_scan_body_with_if(dtype, cond):
+    """h' = If(cond, tanh(h * wh + x_t), sigmoid(h + x_t * wx)), branches reading the body and the main graph."""
+    rng = np.random.default_rng(9)
+    xs = rand(rng, dtype, 3, 4)
+    w = {"h0": rand(rng, dtype, 4), "wh": rand(rng, dtype, 4), "wx": rand(rng, dtype, 4)}
+    then_g = oh.make_graph([oh.make_node("Mul", ["h", "wh"], ["a"]), oh.make_node("Add", ["a", "xt"], ["b"]),
+                            oh.make_node("Tanh", ["b"], ["ty"])], "then", [], [vi("ty", dtype, [4])])
+    else_g = oh.make_graph([oh.make_node("Mul", ["xt", "wx"], ["c"]), oh.make_node("Add", ["h", "c"], ["d"]),
+                            oh.make_node("Sigmoid", ["d"], ["ey"])], "else", [], [vi("ey", dtype, [4])])
+    body = oh.make_graph([oh.make_node("If", ["cond"], ["h2"], then_branch=then_g, else_branch=else_g),
+                          oh.make_node("Identity", ["h2"], ["yt"])],
+                         "body", [vi("h", dtype, [4]), vi("xt", dtype, [4])],
+                         [vi("h2", dtype, [4]), vi("yt", dtype, [4])])
+    nodes = [const("cond", np.bool_(cond)), const("xs", xs),
+             oh.make_node("Scan", ["h0", "xs"], ["hT", "ys"], body=body, num_scan_inputs=1)]
+
+    def fn(h0, wh, wx):
+        h, ys = h0, []
+        for t in range(3):
+            x = torch.tensor(xs[t])
+            h = torch.tanh(h * wh + x) if cond else torch.sigmoid(h + x * wx)
+            ys.append(h)
+        return [h, torch.stack(ys)]
+    check(nodes, w, fn, [rand(rng, dtype, 4), rand(rng, dtype, 3, 4)], ["hT", "ys"])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_loop_body_with_call(dtype):
+    """s' = cell(s, w) * 0.5 three times; cell is called from the loop body with the outer weight w."""
+    rng = np.random.default_rng(10)
+    w = {"s0": rand(rng, dtype, 3, 4), "w": rand(rng, dtype, 4)}
+    body = oh.make_graph([call(["s", "w"], ["cs"], cell_graph(dtype)), const("half", np.asarray(0.5, dtype)),
+                          oh.make_node("Mul", ["cs", "half"], ["s2"]), oh.make_node("Identity", ["c"], ["c2"])],
+                         "body", [vi("i", TP.INT64, []), vi("c", TP.BOOL, []), vi("s", dtype, [3, 4])],
+                         [vi("c2", TP.BOOL, []), vi("s2", dtype, [3, 4])])
+    nodes = [const("M", np.int64(3)), const("c0", np.bool_(True)),
+             oh.make_node("Loop", ["M", "c0", "s0"], ["sT"], body=body)]
+
+    def fn(s0, w):
+        s = s0
+        for _ in range(3):
+            s = t_cell(s, w) * 0.5
+        return [s]
+    check(nodes, w, fn, [rand(rng, dtype, 3, 4)], ["sT"])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_call_with_index_argument_and_unused_output(dtype):
+    """callee(t, idx) = (exp(g) * g with g = Gather(t, idx), -t): the int argument
+    gets no gradient, the unused output a zero one."""
+    rng = np.random.default_rng(11)
+    w = {"w": rand(rng, dtype, 4, 3)}
+    callee = oh.make_graph([oh.make_node("Gather", ["t", "idx"], ["g"], axis=0), oh.make_node("Exp", ["g"], ["e"]),
+                            oh.make_node("Mul", ["e", "g"], ["y"]), oh.make_node("Neg", ["t"], ["unused"])],
+                           "gather", [vi("t", dtype, [4, 3]), vi("idx", TP.INT64, [2])],
+                           [vi("y", dtype, [2, 3]), vi("unused", dtype, [4, 3])])
+    nodes = [const("ids", np.int64([3, 1])), call(["w", "ids"], ["y"], callee)]
+
+    def fn(w):
+        g = w[[3, 1]]
+        return [torch.exp(g) * g]
+    check(nodes, w, fn, [rand(rng, dtype, 2, 3)], ["y"])

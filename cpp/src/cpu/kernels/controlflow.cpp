@@ -287,7 +287,8 @@ public:
     InputBinding binds[2];
     for (int b = 0; b < 2; ++b) {
       runs[b] = std::make_shared<GraphRun>(*dv_p, op.subgraph(b == 0 ? "then_branch" : "else_branch"));
-      for (size_t i = 0; i < op.branchInputs(b).size(); ++i) binds[b].items.emplace_back(i, getInTensor(op.branchInputs(b)[i]));
+      const auto &ins = op.branchInputs(b);
+      for (size_t i = 0; i < ins.size(); ++i) binds[b].items.emplace_back(i, getInTensor(ins[i]));
     }
     std::vector<std::pair<size_t, TensorView>> outs;
     for (const auto &[i, t] : op.output->tensorMap()) outs.emplace_back(static_cast<size_t>(i), getOutTensor(i));

@@ -28,7 +28,8 @@ int appendOutput(Graph &g, const TensorId &id) {
 void connectOutputs(SubgraphOp &op, size_t count) {
   const std::string base = (op.name().empty() ? op.opid.type : op.name()) + "/out";
   for (OutIndex i = 0; i < static_cast<OutIndex>(count); ++i)
-    if (!op.hasOutput(i)) op.createAndConnectOutTensor(i, op.getIr().createIntermediateTensorId(base + std::to_string(i)));
+    if (!op.hasOutput(i))
+      op.createAndConnectOutTensor(i, op.getIr().createIntermediateTensorId(base + std::to_string(i)));
   op.setup();
 }
 
