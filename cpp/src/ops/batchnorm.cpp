@@ -69,12 +69,10 @@ std::vector<std::unique_ptr<Op>> BatchNormOp::getGradOps() {
   std::vector<GradInOutMapper> ins{{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}, {2, 1, GradOpInType::In}};
   if (!training_)  // inference: normalised with the running statistics
     ins.insert(ins.end(), {{3, 3, GradOpInType::In}, {4, 4, GradOpInType::In}});
-  std::vector<std::unique_ptr<Op>> v;
-  v.push_back(std::make_unique<NormGradOp>(internalOp("BatchNormalizationGrad"), *this, std::move(ins),
-                                           std::map<int, int>{{0, 0}, {1, 1}, {2, 2}}));
-  return v;
+  return normGradOps("BatchNormalizationGrad", *this, std::move(ins));
 }
 
 POPART_REGISTER_OP(BatchNormOp, onnxOp("BatchNormalization", {6, 7, 9, 14, 15}), floatTypes());
 POPART_REGISTER_OP(BatchNormOp, graphcoreOp("BatchNormalization", {1}), floatTypes());
+POPART_REGISTER_OP(NormGradOp, internalOp("BatchNormalizationGrad"));
 } // namespace popart

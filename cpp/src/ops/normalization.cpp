@@ -36,6 +36,13 @@ void NormGradOp::setup() {
   for (const auto &[g, info] : infos_) outInfo(g) = info;
 }
 
+std::vector<std::unique_ptr<Op>> normGradOps(const std::string &type, const Op &fwd, std::vector<GradInOutMapper> ins,
+                                             std::map<int, int> outs) {
+  std::vector<std::unique_ptr<Op>> v;
+  v.push_back(std::make_unique<NormGradOp>(internalOp(type), fwd, std::move(ins), std::move(outs)));
+  return v;
+}
+
 void InstanceNormOp::setup() {
   if (inRank(0) < 2) throw error("input must have rank >= 2 (N, C, ...), got rank {}", inRank(0));
   const Shape c{inShape(0)[1]};
@@ -45,6 +52,8 @@ void InstanceNormOp::setup() {
   normCheckSameType(*this, 1), normCheckSameType(*this, 2);
   outInfo(0) = inInfo(0);
 }
+
+std::vector<std::unique_ptr<Op>> InstanceNormOp::getGradOps() { return normGradOps("InstanceNormalizationGrad", *this); }
 
 void LayerNormOp::setup() {
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
@@ -88,4 +97,5 @@ POPART_REGISTER_OP(LayerNormOp, onnxOp("LayerNormalization", {17}), floatTypes()
 POPART_REGISTER_OP(MeanVarianceNormOp, onnxOp("MeanVarianceNormalization", {9, 13}), floatTypes());
 POPART_REGISTER_OP(LpNormOp, onnxOp("LpNormalization", {1}), floatTypes());
 POPART_REGISTER_OP(LRNOp, onnxOp("LRN", {1, 13}), floatTypes());
+POPART_REGISTER_OP(NormGradOp, internalOp("InstanceNormalizationGrad"));
 } // namespace popart

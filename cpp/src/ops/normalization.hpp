@@ -23,13 +23,22 @@ private:
   std::map<int, TensorInfo> infos_;  // grad output -> forward input info
 };
 
+/// getGradOps() of a normalisation op: one NormGradOp; by default with inputs dY, X, scale and
+/// outputs dX, dscale, dbias.
+std::vector<std::unique_ptr<Op>> normGradOps(const std::string &type, const Op &fwd,
+                                             std::vector<GradInOutMapper> ins = {{0, 0, GradOpInType::GradOut},
+                                                                                 {1, 0, GradOpInType::In},
+                                                                                 {2, 1, GradOpInType::In}},
+                                             std::map<int, int> outs = {{0, 0}, {1, 1}, {2, 2}});
+
 /// InstanceNormalization (ai.onnx 1, 6): per (n, c), y = scale_c (x - mean) / sqrt(var + eps) + B_c
-/// over the spatial dims.
+/// over the spatial dims. Its gradient is GroupNormalization's with one channel per group.
 class InstanceNormOp final : public Op {
 public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
 };
 
 /// LayerNormalization (17): over dims [axis, rank), y = (x - mean) * invstd * Scale + B,
