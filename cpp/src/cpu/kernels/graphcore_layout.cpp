@@ -1,0 +1,133 @@
+// Reverse / Subsample / Slice-1: one strided copy y[i] = x[b + i * s] (negative strides for
+// reversed dims); their gradients zero dx (unless every element is written) and copy dy back through
+// the same strides. SequenceSlice: row-block memcpy per entry after copying (or
+// zeroing) the destination. NormalizeImage: per pixel (x * scale - o_c) * s_c, pad 0.
+#include "dispatch.hpp"
+#include "ops/graphcore_layout.hpp"
+#include "popart/popx/opx.hpp"
+#include "strided_copy.hpp"
+#include <algorithm>
+#include <array>
+#include <memory>
+
+namespace popart::cpu {
+namespace {
+
+/// Element strides and offset of x[b + i * s] for x of shape `whole`.
+std::pair<std::vector<int64_t>, int64_t> stridedLayout(const Shape &whole, const std::vector<int64_t> &begins,
+                                                       const std::vector<int64_t> &steps) {
+  std::vector<int64_t> strides = rowMajorStrides(whole);
+  int64_t offset = 0;
+  for (size_t k = 0; k < strides.size(); ++k) {
+    offset += begins[k] * strides[k];
+    strides[k] *= steps[k];
+  }
+  return {strides, offset};
+}
+
+class StridedViewOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    popx::TensorView x = getInTensor(0), y = getOutTensor(0);
+    const int64_t elem = dataTypeSize(y.dtype());
+    if (auto *fwd = dynamic_cast<StridedViewOp *>(op_p)) {
+      auto [strides, offset] = stridedLayout(x.shape(), fwd->begins(), fwd->steps());
+      auto copy = std::make_shared<StridedCopy>(y.shape(), strides, rowMajorStrides(y.shape()), offset, 0, elem);
+      prog.add([x, y, copy] { copy->run(x.raw(), y.raw()); });
+      return;
+    }
+    const auto &grad = getOp<StridedViewGradOp>();
+    auto [strides, offset] = stridedLayout(y.shape(), grad.begins(), grad.steps());
+    auto copy = std::make_shared<StridedCopy>(x.shape(), rowMajorStrides(x.shape()), strides, 0, offset, elem);
+    const bool zero = x.nelms() != y.nelms();
+    prog.add([x, y, copy, zero] {
+      if (zero) zeroBytes(y.raw(), y.nbytes());
+      copy->run(x.raw(), y.raw());
+    });
+  }
+};
+
+template <class I> void sequenceSlice(const popx::TensorView &src, const popx::TensorView &dst, const I *n,
+                                      const I *srcOff, const I *dstOff, int64_t entries, bool zeroUnused) {
+  const int64_t srcRows = src.shape()[0], dstRows = dst.shape()[0];
+  const int64_t rowBytes = dstRows ? dst.nbytes() / dstRows : 0;
+  for (int64_t j = 0; j < entries; ++j) {
+    const int64_t len = static_cast<int64_t>(n[j]), s = static_cast<int64_t>(srcOff[j]);
+    const int64_t d = static_cast<int64_t>(dstOff[j]);
+    if (len == 0) break;
+    if (len < 0 || s < 0 || d < 0 || s + len > srcRows || d + len > dstRows)
+      throw error("entry {}: N {} with sourceOffset {} and destinationOffset {} leaves source rows [0, {}) or "
+                  "destination rows [0, {})", j, len, s, d, srcRows, dstRows);
+  }
+  char *out = static_cast<char *>(dst.raw());
+  if (zeroUnused) zeroBytes(out, dst.nbytes());
+  for (int64_t j = 0; j < entries && n[j] != 0; ++j)
+    copyBytes(out + static_cast<int64_t>(dstOff[j]) * rowBytes,
+              static_cast<const char *>(src.raw()) + static_cast<int64_t>(srcOff[j]) * rowBytes,
+              static_cast<int64_t>(n[j]) * rowBytes);
+}
+
+class SequenceSliceOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    popx::TensorView src = getInTensor(0), dst = getInTensor(1), y = getOutTensor(0);
+    popx::TensorView n = getInTensor(2), so = getInTensor(3), dOff = getInTensor(4);
+    const bool zeroUnused = op_p->attr<Attributes::Int>("zeroUnused", 0) != 0;
+    // the three index inputs may differ in type: staged as int64 into buffers made here
+    auto staged = std::make_shared<std::array<std::vector<int64_t>, 3>>();
+    for (auto &v : *staged) v.resize(static_cast<size_t>(n.nelms()));
+    prog.add([=] {
+      if (!zeroUnused) copyBytes(y.raw(), dst.raw(), y.nbytes());
+      const popx::TensorView *ins[3] = {&n, &so, &dOff};
+      for (int k = 0; k < 3; ++k) stage(*ins[k], (*staged)[k]);
+      sequenceSlice(src, y, (*staged)[0].data(), (*staged)[1].data(), (*staged)[2].data(), n.nelms(), zeroUnused);
+    });
+  }
+
+private:
+  static void stage(const popx::TensorView &t, std::vector<int64_t> &out) {
+    for (int64_t i = 0; i < t.nelms(); ++i) {
+      if (t.dtype() == DataType::INT64) out[i] = static_cast<const int64_t *>(t.raw())[i];
+      else if (t.dtype() == DataType::UINT32) out[i] = static_cast<const uint32_t *>(t.raw())[i];
+      else out[i] = static_cast<const int32_t *>(t.raw())[i];
+    }
+  }
+};
+
+template <class In, class T> void normalizeImage(const In *x, const T *o, const T *s, T *y, int64_t pixels,
+                                                 float scale) {
+  const float off[3] = {float(o[0]), float(o[1]), float(o[2])}, sc[3] = {float(s[0]), float(s[1]), float(s[2])};
+  popx::Opx::parallelFor(pixels, [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) {
+      for (int c = 0; c < 3; ++c) y[p * 4 + c] = static_cast<T>((static_cast<float>(x[p * 3 + c]) * scale - off[c]) * sc[c]);
+      y[p * 4 + 3] = static_cast<T>(0.0f);
+    }
+  });
+}
+
+class NormalizeImageOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    popx::TensorView x = getInTensor(0), o = getInTensor(1), s = getInTensor(2), y = getOutTensor(0);
+    const float scale = op_p->attr<Attributes::Float>("scale", 1.0f);
+    const int64_t pixels = y.nelms() / 4;
+    dispatchFloat(y.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      if (x.dtype() == DataType::UINT8)
+        prog.add([=] { normalizeImage(x.data<uint8_t>(), o.data<T>(), s.data<T>(), y.data<T>(), pixels, scale); });
+      else
+        prog.add([=] { normalizeImage(x.data<T>(), o.data<T>(), s.data<T>(), y.data<T>(), pixels, scale); });
+    });
+  }
+};
+
+} // namespace
+static popx::OpxCreator<StridedViewOpx> POPART_UNIQUE_NAME(stridedViewOpxCreator_)(std::vector<OperatorIdentifier>{
+    graphcoreOp("Reverse"), graphcoreOp("Subsample"), graphcoreOp("Slice"), internalOp("ReverseGrad"),
+    internalOp("SubsampleGrad"), internalOp("GraphcoreSliceGrad")});
+static popx::OpxCreator<SequenceSliceOpx> POPART_UNIQUE_NAME(sequenceSliceOpxCreator_)(graphcoreOp("SequenceSlice"));
+static popx::OpxCreator<NormalizeImageOpx> POPART_UNIQUE_NAME(normalizeImageOpxCreator_)(graphcoreOp("NormalizeImage"));
+} // namespace popart::cpu
