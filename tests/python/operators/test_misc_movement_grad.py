@@ -121,3 +121,23 @@ def test_topk_indices_have_no_gradient():
     v, i = torch.topk(t, 3)
     (v * i.float() * torch.from_numpy(cot)).sum().backward()
     np.testing.assert_allclose(got, t.grad.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("itype", [np.int64, np.int32, np.float32])
+@pytest.mark.parametrize("ishape,axis", [((5,), -1), ((2, 3), 1), ((2, 3), 0), ((4, 2, 3), -2)])
+def test_onehot_values_grad(dtype, itype, ishape, axis):
+    # d on = sum of dy at the hot positions, d off = the rest; out-of-range indices are all off
+    depth = 4
+    idx = np.random.RandomState(7).randint(-depth - 1, depth + 1, ishape).astype(itype)
+    values = np.array([0.25, 1.5], dtype)
+
+    def torch_ref(i, d, v):
+        k = torch.from_numpy(idx.astype(np.int64))
+        k = torch.where(k < 0, k + depth, k)
+        valid = (k >= 0) & (k < depth)
+        h = F.one_hot(torch.where(valid, k, 0), depth) * valid[..., None]
+        h = h.movedim(-1, axis % (len(ishape) + 1)).double()
+        return v[0] * (1 - h) + v[1] * h
+    check_vs_torch("OneHot", [idx, np.array(depth, np.int64), values], torch_ref, attrs={"axis": axis}, opset=11,
+                   wrt=(2,), **tol(dtype, 10))
