@@ -12,9 +12,10 @@ from onnx import TensorProto as TP
 import popart
 from _grad_util import weight_grads
 
-ONNX_TYPE = {np.float32: TP.FLOAT, np.float64: TP.DOUBLE}
+ONNX_TYPE = {np.float16: TP.FLOAT16, np.float32: TP.FLOAT, np.float64: TP.DOUBLE}
 DTYPES = [np.float32, np.float64]
-TOL = {np.float32: dict(rtol=2e-4, atol=2e-5), np.float64: dict(rtol=1e-10, atol=1e-12)}
+TOL = {np.float16: dict(rtol=2e-2, atol=2e-2), np.float32: dict(rtol=2e-4, atol=2e-5),
+       np.float64: dict(rtol=1e-10, atol=1e-12)}
 
 
 def rand(rng, dtype, *shape):
@@ -44,10 +45,12 @@ def sum_loss(outs, cots):
 
 
 def torch_grads(fn, weights, cots):
-    """Gradients of sum(fn(**weights)[k] * cots[k]) w.r.t. every weight, by torch autograd."""
-    params = {k: torch.tensor(v, requires_grad=True) for k, v in weights.items()}
+    """Gradients of sum(fn(**weights)[k] * cots[k]) w.r.t. every weight, by torch
+    autograd (float16 values are differentiated in float64)."""
+    wide = lambda v: v.astype(np.float64) if v.dtype == np.float16 else v
+    params = {k: torch.tensor(wide(v), requires_grad=True) for k, v in weights.items()}
     outs = fn(**params)
-    loss = sum((o * torch.tensor(c)).sum() for o, c in zip(outs, cots))
+    loss = sum((o * torch.tensor(wide(c))).sum() for o, c in zip(outs, cots))
     loss.backward()
     return {k: np.zeros_like(weights[k]) if p.grad is None else p.grad.numpy() for k, p in params.items()}
 
@@ -156,7 +159,7 @@ def rnn_body(dtype):
                          [vi("h2", dtype, [4]), vi("yt", dtype, [4])])
 
 
-@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dtype", DTYPES + [np.float16])
 @pytest.mark.parametrize("reverse_in,out_axis", [(0, 0), (1, 1)])
 def test_scan_rnn(dtype, reverse_in, out_axis):
     rng = np.random.default_rng(5)
@@ -229,6 +232,17 @@ def test_loop_early_exit():
         s, ys = t_loop(w0, w, v, 3)
         return [s, torch.stack(ys + [torch.zeros(3, dtype=torch.float64)] * 2)]
     check(nodes, w, fn, [rand(rng, dtype, 3), rand(rng, dtype, 5, 3)], ["sT", "ys"])
+
+
+def test_scan8_gradient_is_an_error():
+    dtype = np.float32
+    body = oh.make_graph([oh.make_node("Add", ["h", "xt"], ["h2"]), oh.make_node("Identity", ["h2"], ["yt"])], "b8",
+                         [vi("h", dtype, [4]), vi("xt", dtype, [4])], [vi("h2", dtype, [4]), vi("yt", dtype, [4])])
+    nodes = [const("xs", np.ones((1, 3, 4), dtype)),
+             oh.make_node("Scan", ["", "h0", "xs"], ["hT", "ys"], body=body, num_scan_inputs=1)]
+    with pytest.raises(popart.popart_exception, match="Scan.*gradient of Scan-8 .* use Scan-9 or later"):
+        weight_grads(nodes + sum_loss(["hT"], [np.ones((1, 4), dtype)]), {"h0": np.ones((1, 4), dtype)}, "loss",
+                     opset=8)
 
 
 def test_loop_runtime_trip_count_is_an_error():

@@ -304,13 +304,15 @@ public:
 
 // ---- ScanGrad / LoopGrad ----
 
-void addInto(const TensorView &acc, const TensorView &x) {
+void accumulateLoopGrad(const TensorView &acc, const TensorView &x) {
   dispatchFloat(acc.info().dataType(), [&](auto tag) {
     using T = decltype(tag);
     using C = compute_t<T>;
     T *a = acc.data<T>();
     const T *b = x.data<T>();
-    for (int64_t i = 0, n = acc.nelms(); i < n; ++i) a[i] = static_cast<T>(static_cast<C>(a[i]) + static_cast<C>(b[i]));
+    popx::Opx::parallelFor(acc.nelms(), [a, b](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) a[i] = static_cast<T>(static_cast<C>(a[i]) + static_cast<C>(b[i]));
+    });
   });
 }
 
@@ -336,7 +338,7 @@ struct IterationGradState {
     g.run();
     for (const auto &c : carried) copyBytes(c.value.raw(), g.outs[c.bodyOut].raw(), c.value.nbytes());
     for (const auto &y : ys) y.slicer.run(y.full.raw(), g.outs[y.bodyIndex].raw(), 0, at(y));
-    for (const auto &[j, acc] : sums) addInto(acc, g.outs[j]);
+    for (const auto &[j, acc] : sums) accumulateLoopGrad(acc, g.outs[j]);
   }
   void run() const {
     for (const auto &c : carried) copyBytes(c.value.raw(), c.init.raw(), c.value.nbytes());
