@@ -101,6 +101,22 @@ def test_attributes(op_tester, op, attrs):
     _check(op_tester, op, ins, attrs)
 
 
+@pytest.mark.parametrize("op,attrs,peep", [
+    ("LSTM", {"direction": "bidirectional", "layout": 1}, True),
+    ("LSTM", {"direction": "reverse"}, True),
+    ("GRU", {"direction": "bidirectional", "linear_before_reset": 1}, False),
+    ("GRU", {"direction": "reverse", "layout": 1}, False),
+    ("RNN", {"activations": ["Relu"], "direction": "reverse"}, False),
+    ("RNN", {"activations": ["Sigmoid", "Sigmoid"], "direction": "bidirectional", "layout": 1}, False),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_onednn_configurations(op_tester, op, attrs, peep, dtype):
+    """Configurations the oneDNN primitives compute (no sequence_lens, clip or custom cell activations)."""
+    dirs = 2 if attrs.get("direction") == "bidirectional" else 1
+    ins = random_inputs(op, 5, 3, 4, 8, dirs=dirs, peep=peep, layout=attrs.get("layout", 0), seed=21)
+    _check(op_tester, op, ins, attrs, dtype=dtype)
+
+
 @pytest.mark.parametrize("op", ["RNN", "GRU", "LSTM"])
 def test_no_optional_inputs(op_tester, op):
     ins = random_inputs(op, 5, 3, 4, 3, bias=False, h0=False, c0=False, seed=2)

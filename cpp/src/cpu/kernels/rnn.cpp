@@ -1,5 +1,6 @@
-// Kernels of the recurrent ops and their gradients (formulas in ops/rnn.cpp), all on the loop engine of
-// rnn_engine.cpp: FLOAT and FLOAT16 (staged through float copies) compute in float, DOUBLE in double.
+// Kernels of the recurrent ops and their gradients (formulas in ops/rnn.cpp): the ai.onnx forward on oneDNN's
+// RNN primitives where they fit (rnn_dnnl.cpp), everything else on the loop engine of rnn_engine.cpp.
+// FLOAT and FLOAT16 (staged through float copies) compute in float, DOUBLE in double.
 // ai.graphcore LSTM converts its per-gate [input + hidden, hidden] weight blocks (gate order forget, input,
 // candidate, output) into ONNX W/R (order input, output, forget, cell) at each run, and the gradients back.
 #include "cpu/dnnl/float_staging.hpp"
@@ -43,6 +44,10 @@ template <class C> RnnTensors<C> onnxRnnInputs(const RnnViews<C> &v) {
 
 template <class C> void growOnnxRnn(const popx::Opx &opx, popx::Sequence &prog) {
   const RnnConfig c = onnxRnnConfig(*opx.op_p, rnnCellOf(opx.op_p->opid.type));
+#ifdef POPART_WITH_DNNL
+  if constexpr (std::is_same_v<C, float>)
+    if (growRnnDnnl(opx, c, prog)) return;
+#endif
   auto st = std::make_shared<FloatStaging>();
   RnnViews<C> v{opx, *st};
   RnnTensors<C> t = onnxRnnInputs(v);

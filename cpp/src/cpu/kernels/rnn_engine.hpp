@@ -5,6 +5,11 @@
 #include "ops/rnn.hpp"
 #include <cstdint>
 
+namespace popart::popx {
+class Opx;
+class Sequence;
+} // namespace popart::popx
+
 namespace popart::cpu {
 
 template <class C> struct RnnTensors {
@@ -26,5 +31,9 @@ int64_t rnnWorkspaceSize(const RnnConfig &c, bool training);
 
 template <class C> void rnnForward(const RnnConfig &c, const RnnTensors<C> &t, C *workspace);
 template <class C> void rnnBackward(const RnnConfig &c, const RnnTensors<C> &t, const RnnGrads<C> &g, C *workspace);
+
+/// Appends the forward of an ai.onnx RNN/GRU/LSTM op on oneDNN's RNN primitives when they compute this
+/// configuration (rnn_dnnl.cpp); false, with nothing appended, otherwise.
+bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog);
 
 } // namespace popart::cpu
