@@ -180,3 +180,12 @@ def test_scatter_nd_grad_dtypes(dtype):
     def torch_ref(x, i, u):
         return x.index_put((torch.tensor([1, 3]),), u)
     check_vs_torch("ScatterND", [x, ind, upd], torch_ref, opset=13, wrt=(0, 2), **tol(dtype))
+
+
+def test_scatter_grad_index_out_of_range_raises():
+    # a bad index stops the training step with an error naming it
+    import popart
+    with pytest.raises(popart.popart_exception, match=r"index 5 .*out of range for an axis of size 4"):
+        check_vs_torch("ScatterElements", [rand((4, 2), np.float32), np.array([[5, 0]], np.int64),
+                                           rand((1, 2), np.float32, 1)],
+                       lambda x, i, u: x, wrt=(0, 2))
