@@ -369,3 +369,47 @@ def test_call_with_index_argument_and_unused_output(dtype):
         g = w[[3, 1]]
         return [torch.exp(g) * g]
     check(nodes, w, fn, [rand(rng, dtype, 2, 3)], ["y"])
+
+
+def test_builder_call_and_if_training():
+    """Builder model: y = Call(cell)(x * w1, w2); z = If(cond, tanh(y * w3), y); loss = mean(z^2).
+    Three steps of popart.SGD (learning rate 0.3) match torch.optim.SGD."""
+    rng = np.random.default_rng(12)
+    init = {"w1": rand(rng, np.float32, 3, 4), "w2": rand(rng, np.float32, 4), "w3": rand(rng, np.float32, 3, 4)}
+    b = popart.Builder()
+    x = b.addInputTensor("FLOAT", [3, 4], "x")
+    cond = b.addInputTensor("BOOL", [], "cond")
+    ids = {k: b.addInitializedInputTensor(v, k) for k, v in init.items()}
+    cell = b.createSubgraphBuilder()
+    a, c = cell.addInputTensor("FLOAT", [3, 4]), cell.addInputTensor("FLOAT", [4])
+    cell.addOutputTensor(cell.aiOnnx.add([cell.aiOnnx.tanh([cell.aiOnnx.mul([a, c])]),
+                                          cell.aiOnnx.mul([cell.aiOnnx.sigmoid([c]), cell.aiOnnx.exp([a])])]))
+    y = b.aiGraphcore.call([b.aiOnnx.mul([x, ids["w1"]]), ids["w2"]], 1, cell)[0]
+    then_b = b.createSubgraphBuilder()
+    then_b.addOutputTensor(then_b.aiOnnx.tanh([then_b.aiOnnx.mul([y, ids["w3"]])]))
+    else_b = b.createSubgraphBuilder()
+    else_b.addOutputTensor(else_b.aiOnnx.identity([y]))
+    z = b.aiOnnx.logical_if([cond], 1, else_b, then_b)[0]
+    loss = b.aiGraphcore.identityloss([b.aiOnnx.mul([z, z])], reduction=popart.ReductionType.Mean)
+    lr = 0.3
+    s = popart.TrainingSession(b.getModelProto(), popart.DataFlow(1, [loss]), loss,
+                               popart.SGD({"defaultLearningRate": (lr, False)}),
+                               popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    s.weightsFromHost()
+    anchors = s.initAnchorArrays()
+    params = {k: torch.tensor(v, requires_grad=True) for k, v in init.items()}
+    opt = torch.optim.SGD(params.values(), lr=lr)
+    for step, cv in enumerate([True, False, True]):
+        xv = rand(rng, np.float32, 3, 4)
+        s.run(popart.PyStepIO({x: xv, cond: np.array(cv)}, anchors))
+        opt.zero_grad()
+        yt = t_cell(torch.tensor(xv) * params["w1"], params["w2"])
+        zt = torch.tanh(yt * params["w3"]) if cv else yt
+        (zt * zt).mean().backward()
+        opt.step()
+        s.weightsToHost()
+        got = {k: np.zeros_like(v) for k, v in init.items()}
+        s.readWeights(popart.PyWeightsIO({ids[k]: v for k, v in got.items()}))
+        for k, p in params.items():
+            np.testing.assert_allclose(got[k], p.detach().numpy(), rtol=1e-5, atol=1e-6, err_msg=f"{k} step {step}")
