@@ -69,7 +69,8 @@ struct ScatterElementsPlan {
   template <class I, class T> void scatterAdd(const I *ind, const T *dy, T *dx, int64_t n) const {
     zeroBytes(dx, n * static_cast<int64_t>(sizeof(T)));
     const int64_t last = static_cast<int64_t>(idx.size()) - 1;
-    const int64_t along = axis == last ? 1 : idx[axis], after = axis == last ? 1 : shapeutil::product(idx, axis + 1, last);
+    const int64_t along = axis == last ? 1 : idx[axis];
+    const int64_t after = axis == last ? 1 : shapeutil::product(idx, axis + 1, last);
     if (rows == 0 || along == 0) return;
     const int64_t st = step();
     popx::Opx::parallelFor(rows / along, [&](int64_t b, int64_t e) {
