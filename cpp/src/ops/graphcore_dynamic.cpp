@@ -66,9 +66,9 @@ private:
   std::map<int, int> outs_;
 };
 
-const OperatorIdentifier &padGradId() { static const OperatorIdentifier id = internalOp("DynamicSliceGrad"); return id; }
-const OperatorIdentifier &zeroGradId() { static const OperatorIdentifier id = internalOp("DynamicZeroGrad"); return id; }
-const OperatorIdentifier &sliceGradId() { static const OperatorIdentifier id = internalOp("DynamicUpdaterGrad"); return id; }
+OperatorIdentifier padGradId() { return internalOp("DynamicSliceGrad"); }
+OperatorIdentifier zeroGradId() { return internalOp("DynamicZeroGrad"); }
+OperatorIdentifier sliceGradId() { return internalOp("DynamicUpdaterGrad"); }
 
 template <DynamicMode M> class DynamicOp final : public DynamicBaseOp {
 public:

@@ -8,7 +8,8 @@
 //   SequenceSlice(source, destination, N, sourceOffset, destinationOffset): y = destination,
 //     then for each entry j (up to the first N[j] = 0), rows [dOff_j, dOff_j + N_j) of y
 //     along axis 0 := rows [sOff_j, sOff_j + N_j) of source; with zeroUnused = 1 the rows
-//     no entry writes are zeroed. No gradient.
+//     no entry writes are zeroed. Gradient: dSource rows [sOff_j, sOff_j + N_j) += dy rows
+//     [dOff_j, dOff_j + N_j); dDestination = dy (zeros with zeroUnused) with the written rows zeroed.
 //   NormalizeImage(image [.., 3], offsets [3], scales [3]): y[.., c] = (image[.., c] * scale
 //     - offsets[c]) * scales[c] for c < 3 and y[.., 3] = 0 (channels padded to 4), in the
 //     type of offsets. No gradient.
@@ -83,7 +84,36 @@ public:
     }
     outInfo(0) = inInfo(1);
   }
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
 };
+
+/// Inputs dY, N, sourceOffset, destinationOffset; outputs dSource, dDestination.
+class SequenceSliceGradOp final : public Op {
+public:
+  explicit SequenceSliceGradOp(const SequenceSliceOp &fwd)
+      : Op(internalOp("SequenceSliceGrad"), fwd.settings), srcInfo_(fwd.inInfo(0)), dstInfo_(fwd.inInfo(1)) {
+    attributes() = fwd.attributes();
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    outInfo(0) = srcInfo_;
+    outInfo(1) = dstInfo_;
+  }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override {
+    static const std::vector<GradInOutMapper> ins{{0, 0, GradOpInType::GradOut}, {1, 2, GradOpInType::In},
+                                                  {2, 3, GradOpInType::In}, {3, 4, GradOpInType::In}};
+    return ins;
+  }
+  const std::map<int, int> &gradOutToNonGradIn() const override {
+    static const std::map<int, int> outs{{0, 0}, {1, 1}};
+    return outs;
+  }
+
+private:
+  TensorInfo srcInfo_, dstInfo_;
+};
+
+std::vector<std::unique_ptr<Op>> SequenceSliceOp::getGradOps() { return gradOps<SequenceSliceGradOp>(*this); }
 
 class NormalizeImageOp final : public Op {
 public:
@@ -115,6 +145,7 @@ POPART_REGISTER_OP(StridedViewGradOp, internalOp("SubsampleGrad"));
 POPART_REGISTER_OP(StridedViewOp, graphcoreOp("Slice"), shapeutil::copyableTypes());
 POPART_REGISTER_OP(StridedViewGradOp, internalOp("GraphcoreSliceGrad"));
 POPART_REGISTER_OP(SequenceSliceOp, graphcoreOp("SequenceSlice"), shapeutil::copyableTypes());
+POPART_REGISTER_OP(SequenceSliceGradOp, internalOp("SequenceSliceGrad"));
 POPART_REGISTER_OP(NormalizeImageOp, graphcoreOp("NormalizeImage"), {DataType::UINT8, DataType::FLOAT16,
                                                                       DataType::FLOAT});
 } // namespace popart

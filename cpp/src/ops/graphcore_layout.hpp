@@ -24,7 +24,8 @@ private:
 class StridedViewGradOp final : public ShapeGradOp {
 public:
   explicit StridedViewGradOp(const StridedViewOp &fwd)
-      : ShapeGradOp(internalOp(fwd.opid.type == "Slice" ? "GraphcoreSliceGrad" : fwd.opid.type + "Grad"), fwd), begins_(fwd.begins()), steps_(fwd.steps()) {}
+      : ShapeGradOp(internalOp(fwd.opid.type == "Slice" ? "GraphcoreSliceGrad" : fwd.opid.type + "Grad"), fwd),
+        begins_(fwd.begins()), steps_(fwd.steps()) {}
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   const std::vector<int64_t> &begins() const { return begins_; }
   const std::vector<int64_t> &steps() const { return steps_; }

@@ -37,7 +37,8 @@ int64_t groupSize(const Op &op, int64_t minRank) {
 void ScatterReduceOp::setup() {
   checkIndexType(*this, 1, "index");
   const int64_t r = attr<Attributes::Int>("reduction", 0);
-  if (r < 0 || r > 4) throw error("attribute 'reduction' is {}, expected 0 (sum), 1 (max), 2 (min), 3 (mul) or 4 (none)", r);
+  if (r < 0 || r > 4)
+    throw error("attribute 'reduction' is {}, expected 0 (sum), 1 (max), 2 (min), 3 (mul) or 4 (none)", r);
   reduction_ = static_cast<GcScatterReduction>(r);
   if (inRank(0) < 1) throw error("src (input 0) must have rank >= 1");
   const int64_t groups = groupSize(*this, 2);
@@ -75,11 +76,12 @@ void ScatterReduceOp::setupIndex(int64_t axis, int64_t groups) {
       strides[k] = idx[k] == 1 ? 0 : stride;
       stride *= idx[k];
     }
-    if (!ok)
+    if (!ok) {
+      const std::string vecShape = groups > 1 ? "[groups, n]" : "[n]";
       throw error("index (input 1) has shape {}; expected src's shape {}{}", idx, src,
-                  broadcast ? std::string(" (dimensions of size 1 broadcast) or ") + (groups > 1 ? "[groups, n]" : "[n]") +
-                                  " with n = src.shape[axis]"
+                  broadcast ? " (dimensions of size 1 broadcast) or " + vecShape + " with n = src.shape[axis]"
                             : std::string(" (enable_index_broadcast is 0)"));
+    }
   }
   layout_.indexStrides = strides;
 }

@@ -125,9 +125,37 @@ def test_sequence_slice(zero):
     n, so, do = np.array([2, 1, 0, 3], np.uint32), np.array([0, 5, 0, 0], np.uint32), np.array([1, 4, 0, 0], np.uint32)
     got = run_builder(lambda b, i: b.aiGraphcore.sequenceslice(i, zero), [src, dst, n, so, do])
     np.testing.assert_array_equal(got, seq_slice_ref(src.reshape(8, 6), dst, n, so, do, zero))
+    bad = [np.array([7], np.int32), np.array([0], np.int32), np.array([0], np.int32)]
     with pytest.raises(popart.popart_exception, match="entry 0: N 7 .* destination rows \\[0, 6\\)"):
-        run_builder(lambda b, i: b.aiGraphcore.sequenceslice(i, zero), [src, dst, np.array([7], np.int32),
-                                                                        np.array([0], np.int32), np.array([0], np.int32)])
+        run_builder(lambda b, i: b.aiGraphcore.sequenceslice(i, zero), [src, dst] + bad)
+
+
+@pytest.mark.parametrize("zero", [0, 1])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_sequence_slice_grad(zero, dtype):
+    import onnx
+    from _grad_util import weight_grads, weighted_loss
+    rs = np.random.RandomState(13)
+    src = rs.randn(5, 3).astype(dtype)
+    dst = rs.randn(7, 3).astype(dtype)
+    n, so, do = [2, 2, 1, 0], [0, 1, 4, 0], [0, 3, 6, 0]  # source row 1 is read twice
+    consts = [oh.make_node("Constant", [], [k], value=onnx.numpy_helper.from_array(np.array(v, np.int32), k))
+              for k, v in (("n", n), ("so", so), ("do", do))]
+    cot = rs.uniform(0.5, 1.5, dst.shape)
+    nodes = consts + [oh.make_node("SequenceSlice", ["src", "dst", "n", "so", "do"], ["y"], domain=GC,
+                                   zeroUnused=zero)] + weighted_loss("y", cot.astype(dtype))
+    got = weight_grads(nodes, {"src": src, "dst": dst}, "loss")
+    ts = torch.tensor(src.astype(np.float64), requires_grad=True)
+    td = torch.tensor(dst.astype(np.float64), requires_grad=True)
+    y = torch.zeros_like(td) if zero else td.clone()
+    for k, a, c in zip(n, so, do):
+        if k == 0:
+            break
+        y = torch.cat([y[:c], ts[a:a + k], y[c + k:]])
+    (y * torch.tensor(cot)).sum().backward()
+    np.testing.assert_allclose(got["src"], ts.grad.numpy(), **tol(dtype))
+    want_dst = np.zeros(dst.shape) if td.grad is None else td.grad.numpy()  # zeroUnused: dst is not read
+    np.testing.assert_allclose(got["dst"], want_dst, **tol(dtype))
 
 
 @pytest.mark.parametrize("itype,otype", [(np.uint8, np.float32), (np.float16, np.float16), (np.float32, np.float32)])
@@ -140,7 +168,8 @@ def test_normalize_image(itype, otype):
     want = (img.astype(np.float64) * np.float32(1 / 255) - offsets) * scales
     want = np.concatenate([want, np.zeros(want.shape[:-1] + (1,))], axis=-1)
     assert got.dtype == otype and got.shape == (2, 3, 5, 4)
-    np.testing.assert_allclose(got, want, rtol=1e-2 if otype == np.float16 else 1e-6, atol=1e-2 if otype == np.float16 else 1e-6)
+    t = 1e-2 if otype == np.float16 else 1e-6
+    np.testing.assert_allclose(got, want, rtol=t, atol=t)
     with pytest.raises(popart.popart_exception, match="3 channels in the last dimension"):
         run_builder(lambda b, i: b.aiGraphcore.normalize_image(i), [img[..., :2].copy(), offsets, scales])
 
@@ -319,3 +348,26 @@ def test_single_replica_collectives(op_tester):
     op_tester.check("ReplicatedAllGather", [x], lambda x: x.reshape(-1), domain=GC)
     op_tester.check_grad("ReplicatedAllReduce", [x], lambda x: x, domain=GC)
     op_tester.check_grad("ReplicatedReduceScatter", [x], lambda x: x.reshape(-1), domain=GC)
+
+
+def test_misc_errors(op_tester):
+    x = np.zeros((2, 3), np.float32)
+    with pytest.raises(popart.popart_exception, match="axis 2 out of range for rank 2"):
+        op_tester.run("Sort", [x], attrs={"axis": 2}, domain=GC, num_outputs=2)
+    with pytest.raises(popart.popart_exception, match="boundaries \\(input 1\\) must be 1-D"):
+        op_tester.run("Bucketize", [x, x], domain=GC)
+    with pytest.raises(popart.popart_exception, match="'strides' \\[2\\] must have one entry per input dimension"):
+        op_tester.run("Subsample", [x], attrs={"strides": [2]}, domain=GC)
+    with pytest.raises(popart.popart_exception, match="'strides' \\[1,0\\] must be positive"):
+        op_tester.run("Subsample", [x], attrs={"strides": [1, 0]}, domain=GC)
+    with pytest.raises(popart.popart_exception, match="dimensions \\[1,-1\\] contain axis -1 more than once"):
+        op_tester.run("Reverse", [x], attrs={"dimensions": [1, -1]}, domain=GC)
+    with pytest.raises(popart.popart_exception, match="'remap_type' is 3"):
+        op_tester.run("TensorRemap", [x], attrs={"remap_type": 3}, domain=GC)
+    with pytest.raises(popart.popart_exception, match="'degree' is 4, expected 1, 2 or 3"):
+        op_tester.run("SplineBasis", [x, np.array([3, 3, 3], np.int32), np.array([1, 1, 1], np.uint8)],
+                      attrs={"degree": 4}, domain=GC, num_outputs=2)
+    with pytest.raises(popart.popart_exception, match="'floatFormat' is 5"):
+        op_tester.run("PrintTensor", [x], attrs={"floatFormat": 5}, domain=GC)
+    with pytest.raises(popart.popart_exception, match="cannot take the median over the empty axis 0"):
+        op_tester.run("ReduceMedian", [np.zeros((0, 2), np.float32)], attrs={"axes": [0]}, domain=GC, num_outputs=2)

@@ -69,7 +69,7 @@ struct ScatterPlan {
   }
 };
 
-template <class C> C identityOf(Red r) {
+template <class C> C gcScatterIdentity(Red r) {
   if (r == Red::Mul) return C(1);
   if (r == Red::Max) return std::numeric_limits<C>::lowest();
   if (r == Red::Min) return std::numeric_limits<C>::has_infinity ? std::numeric_limits<C>::infinity()
@@ -77,7 +77,7 @@ template <class C> C identityOf(Red r) {
   return C(0);
 }
 
-template <class C> C combine(Red r, C acc, C v) {
+template <class C> C gcScatterCombine(Red r, C acc, C v) {
   switch (r) {
   case Red::Sum: return acc + v;
   case Red::Max: return std::max(acc, v);
@@ -87,15 +87,15 @@ template <class C> C combine(Red r, C acc, C v) {
   }
 }
 
-template <class T> void scatterForward(ScatterPlan &p, const T *src, const T *init, T *y, int64_t outElems) {
+template <class T> void gcScatterForward(ScatterPlan &p, const T *src, const T *init, T *y, int64_t outElems) {
   using C = compute_t<T>;
-  const C id = identityOf<C>(p.red);
+  const C id = gcScatterIdentity<C>(p.red);
   for (int64_t i = 0; i < outElems; ++i) {
     y[i] = init ? init[i] : static_cast<T>(id);
     p.count[i] = 0;
   }
   p.forColumns([&](int64_t s, int64_t o, int64_t) {
-    y[o] = static_cast<T>(combine(p.red, static_cast<C>(y[o]), static_cast<C>(src[s])));
+    y[o] = static_cast<T>(gcScatterCombine(p.red, static_cast<C>(y[o]), static_cast<C>(src[s])));
     p.count[o] = 1;
   });
   if (!init)
@@ -104,7 +104,7 @@ template <class T> void scatterForward(ScatterPlan &p, const T *src, const T *in
 }
 
 /// dsrc and dinit (may be null) from dy, src, y and init (may be null).
-template <class T> void scatterGrad(ScatterPlan &p, const T *dy, const T *src, const T *y, const T *init, T *dsrc,
+template <class T> void gcScatterGrad(ScatterPlan &p, const T *dy, const T *src, const T *y, const T *init, T *dsrc,
                                     T *dinit, int64_t outElems) {
   using C = compute_t<T>;
   auto &cnt = p.count;
@@ -155,7 +155,7 @@ public:
       using T = decltype(tag);
       prog.add([plan, src, idx, init, y] {
         plan->expand(idx);
-        scatterForward(*plan, src.data<T>(), static_cast<const T *>(init.raw()), y.data<T>(), y.nelms());
+        gcScatterForward(*plan, src.data<T>(), static_cast<const T *>(init.raw()), y.data<T>(), y.nelms());
       });
     });
   }
@@ -174,7 +174,7 @@ public:
       using T = decltype(tag);
       prog.add([=] {
         plan->expand(idx);
-        scatterGrad(*plan, dy.data<T>(), src.data<T>(), y.data<T>(), static_cast<const T *>(init.raw()),
+        gcScatterGrad(*plan, dy.data<T>(), src.data<T>(), y.data<T>(), static_cast<const T *>(init.raw()),
                     dsrc.data<T>(), static_cast<T *>(dinit.raw()), y.nelms());
       });
     });
@@ -187,7 +187,8 @@ template <class I> void checkGroupedIndices(const I *idx, int64_t n, int64_t dim
       throw error("index {} (at flat position {}) out of range for an axis of size {}", idx[j], j, dim);
 }
 
-template <class I> void groupedGather(const GroupedGatherLayout &L, const I *idx, const char *x, char *y, int64_t elem) {
+template <class I>
+void groupedGather(const GroupedGatherLayout &L, const I *idx, const char *x, char *y, int64_t elem) {
   checkGroupedIndices(idx, L.groups * L.nIdx, L.dim);
   const int64_t row = L.inner * elem;
   popx::Opx::parallelFor(L.groups * L.outer, [&](int64_t b, int64_t e) {
@@ -227,7 +228,9 @@ public:
       const int64_t elem = dataTypeSize(a.dtype());
       dispatchIndex(idx.dtype(), [&](auto itag) {
         using I = decltype(itag);
-        prog.add([=] { groupedGather(L, idx.data<I>(), static_cast<const char *>(a.raw()), static_cast<char *>(y.raw()), elem); });
+        prog.add([=] {
+          groupedGather(L, idx.data<I>(), static_cast<const char *>(a.raw()), static_cast<char *>(y.raw()), elem);
+        });
       });
       return;
     }
@@ -245,7 +248,8 @@ public:
 } // namespace
 static popx::OpxCreator<ScatterReduceOpx> POPART_UNIQUE_NAME(gcScatterOpxCreator_)(std::vector<OperatorIdentifier>{
     graphcoreOp("ScatterReduce"), graphcoreOp("GroupedScatterReduce")});
-static popx::OpxCreator<ScatterReduceGradOpx> POPART_UNIQUE_NAME(gcScatterGradOpxCreator_)(internalOp("ScatterReduceGrad"));
-static popx::OpxCreator<GroupedGatherOpx> POPART_UNIQUE_NAME(gcGroupedGatherOpxCreator_)(std::vector<OperatorIdentifier>{
-    graphcoreOp("GroupedGather"), internalOp("GroupedGatherGrad")});
+static popx::OpxCreator<ScatterReduceGradOpx> POPART_UNIQUE_NAME(gcScatterGradOpxCreator_)(
+    internalOp("ScatterReduceGrad"));
+static popx::OpxCreator<GroupedGatherOpx> POPART_UNIQUE_NAME(gcGroupedGatherOpxCreator_)(
+    std::vector<OperatorIdentifier>{graphcoreOp("GroupedGather"), internalOp("GroupedGatherGrad")});
 } // namespace popart::cpu

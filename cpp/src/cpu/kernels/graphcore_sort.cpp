@@ -15,9 +15,9 @@ namespace popart::cpu {
 namespace {
 
 /// Offsets of the kept positions and of the reduced elements within one lane.
-struct Lanes {
+struct SortLanes {
   std::vector<int64_t> keep, red;
-  Lanes(const Shape &shape, const std::vector<int64_t> &axes) {
+  SortLanes(const Shape &shape, const std::vector<int64_t> &axes) {
     const std::vector<int64_t> strides = rowMajorStrides(shape);
     keep = {0};
     red = {0};
@@ -39,7 +39,7 @@ template <class T> struct Ranked {
   int32_t i;
 };
 
-template <class T> void sortLanes(const Lanes &L, std::vector<Ranked<T>> &scratch, const T *x, T *y, int32_t *idx,
+template <class T> void sortLanes(const SortLanes &L, std::vector<Ranked<T>> &scratch, const T *x, T *y, int32_t *idx,
                                   bool descending, bool median) {
   const int64_t n = L.n();
   popx::Opx::parallelFor(static_cast<int64_t>(L.keep.size()), [&](int64_t b, int64_t e) {
@@ -74,7 +74,7 @@ public:
     // without the optional indices output, the indices go to scratch memory
     popx::TensorView idx = hasOutput(1) ? getOutTensor(1) : createTensor(TensorInfo(DataType::INT32, y.shape()));
     const bool median = op_p->opid.type == "ReduceMedian";
-    auto lanes = std::make_shared<Lanes>(x.shape(), median ? getOp<ReduceMedianOp>().axes()
+    auto lanes = std::make_shared<SortLanes>(x.shape(), median ? getOp<ReduceMedianOp>().axes()
                                                            : std::vector<int64_t>{getOp<SortOp>().axis()});
     const bool descending = op_p->attr<Attributes::Int>("descending", 0) != 0;
     if (x.nelms() == 0) return;
@@ -86,7 +86,7 @@ public:
   }
 };
 
-template <class T> void indexScatter(const Lanes &L, const T *dy, const int32_t *idx, T *dx, int64_t dxBytes,
+template <class T> void indexScatter(const SortLanes &L, const T *dy, const int32_t *idx, T *dx, int64_t dxBytes,
                                      bool median) {
   zeroBytes(dx, dxBytes);
   const int64_t n = L.n();
@@ -109,7 +109,7 @@ public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     popx::TensorView dy = getInTensor(0), idx = getInTensor(1), dx = getOutTensor(0);
-    auto lanes = std::make_shared<Lanes>(dx.shape(), getOp<IndexScatterGradOp>().axes());
+    auto lanes = std::make_shared<SortLanes>(dx.shape(), getOp<IndexScatterGradOp>().axes());
     const bool median = op_p->opid.type == "ReduceMedianGrad";
     dispatchFloat(dx.dtype(), [&](auto tag) {
       using T = decltype(tag);
@@ -172,8 +172,8 @@ public:
 } // namespace
 static popx::OpxCreator<SortOpx> POPART_UNIQUE_NAME(gcSortOpxCreator_)(std::vector<OperatorIdentifier>{
     graphcoreOp("Sort"), graphcoreOp("ReduceMedian")});
-static popx::OpxCreator<IndexScatterGradOpx> POPART_UNIQUE_NAME(gcIndexScatterOpxCreator_)(std::vector<OperatorIdentifier>{
-    internalOp("SortGrad"), internalOp("ReduceMedianGrad")});
+static popx::OpxCreator<IndexScatterGradOpx> POPART_UNIQUE_NAME(gcIndexScatterOpxCreator_)(
+    std::vector<OperatorIdentifier>{internalOp("SortGrad"), internalOp("ReduceMedianGrad")});
 static popx::OpxCreator<BucketizeOpx> POPART_UNIQUE_NAME(gcBucketizeOpxCreator_)(graphcoreOp("Bucketize"));
 static popx::OpxCreator<HistogramOpx> POPART_UNIQUE_NAME(gcHistogramOpxCreator_)(graphcoreOp("Histogram"));
 } // namespace popart::cpu

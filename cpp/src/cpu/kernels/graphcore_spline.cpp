@@ -19,13 +19,15 @@ template <class C> C splinePiece(int64_t degree, C v, int64_t k) {
   }
 }
 
-template <class I> int64_t at(const popx::TensorView &t, int64_t i) { return static_cast<int64_t>(static_cast<const I *>(t.raw())[i]); }
+template <class I> int64_t splineIntAt(const popx::TensorView &t, int64_t i) {
+  return static_cast<int64_t>(static_cast<const I *>(t.raw())[i]);
+}
 
 int64_t intAt(const popx::TensorView &t, int64_t i) {
   switch (t.dtype()) {
-  case DataType::INT64: return at<int64_t>(t, i);
-  case DataType::INT32: return at<int32_t>(t, i);
-  default: return at<uint8_t>(t, i);  // UINT8 / BOOL
+  case DataType::INT64: return splineIntAt<int64_t>(t, i);
+  case DataType::INT32: return splineIntAt<int32_t>(t, i);
+  default: return splineIntAt<uint8_t>(t, i);  // UINT8 / BOOL
   }
 }
 
@@ -113,5 +115,6 @@ public:
 
 } // namespace
 static popx::OpxCreator<SplineBasisOpx> POPART_UNIQUE_NAME(splineBasisOpxCreator_)(graphcoreOp("SplineBasis"));
-static popx::OpxCreator<SplineWeightingOpx> POPART_UNIQUE_NAME(splineWeightingOpxCreator_)(graphcoreOp("SplineWeighting"));
+static popx::OpxCreator<SplineWeightingOpx> POPART_UNIQUE_NAME(splineWeightingOpxCreator_)(
+    graphcoreOp("SplineWeighting"));
 } // namespace popart::cpu
