@@ -1,6 +1,7 @@
 """Gradients of the Reduce* ops (axes as attribute or input, keepdims, empty axes,
 noop_with_empty_axes) against torch autograd. ReduceMax/Min ties share the gradient
-equally (torch.amax/amin); ReduceProd handles zeros as torch.prod."""
+equally (torch.amax/amin); ReduceProd handles zeros as torch.prod. Also CumSum
+(exclusive/reverse), whose gradient is the cumulative sum the other way."""
 import os
 import sys
 
@@ -96,3 +97,29 @@ def test_reduce_grad_large(op_tester):
     for op in ("ReduceMean", "ReduceLogSumExp", "ReduceMax"):
         for dims in ([0], [1]):
             eltwise_grad_check(op_tester, op, [x], lambda x: REFS[op](x, dims, True), attrs={"axes": dims})
+
+
+def cumsum(x, axis, exclusive, reverse):
+    if reverse:
+        x = torch.flip(x, [axis])
+    y = torch.cumsum(x, axis)
+    if exclusive:
+        y = y - x
+    return torch.flip(y, [axis]) if reverse else y
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("exclusive", [0, 1])
+@pytest.mark.parametrize("reverse", [0, 1])
+def test_cumsum_grad(op_tester, dtype, exclusive, reverse):
+    x = np.random.RandomState(5).randn(3, 4, 5).astype(dtype)
+    for axis in (0, 1, -1):
+        eltwise_grad_check(op_tester, "CumSum", [x, op_tester.const(np.array(axis, np.int64))],
+                           lambda x, a: cumsum(x, axis % 3, exclusive, reverse),
+                           attrs={"exclusive": exclusive, "reverse": reverse}, opset=14)
+
+
+def test_cumsum_grad_runtime_axis(op_tester):
+    x = np.random.RandomState(6).randn(2, 6).astype(np.float32)
+    eltwise_grad_check(op_tester, "CumSum", [x, np.array(1, np.int32)], lambda x, a: cumsum(x, 1, 1, 0),
+                       attrs={"exclusive": 1}, opset=11)
