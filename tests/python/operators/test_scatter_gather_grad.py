@@ -191,3 +191,12 @@ def test_scatter_grad_index_out_of_range_raises():
         check_vs_torch("ScatterElements", [rand((4, 2), np.float32), np.array([[5, 0]], np.int64),
                                            rand((1, 2), np.float32, 1)],
                        lambda x, i, u: x, wrt=(0, 2))
+
+
+@pytest.mark.parametrize("reduction", ["none", "max"])
+@pytest.mark.parametrize("wrt", [(0,), (2,)])
+def test_scatter_grad_one_operand(reduction, wrt):
+    # only data or only updates trains: the other gradient output is left unused
+    idx = np.array([[1, 2, 3, 0], [4, 0, 1, 2]])
+    check_vs_torch("ScatterElements", [rand((5, 4), np.float32, 14), idx, rand((2, 4), np.float32, 15)],
+                   torch_scatter(0, idx, reduction), attrs={"reduction": reduction}, opset=18, wrt=wrt)
