@@ -48,6 +48,7 @@ public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
   int64_t axis() const { return axis_; }  // valid after setup(), non-negative
 
 private:
@@ -61,10 +62,7 @@ public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
-  const std::vector<int64_t> &axes() const { return axes_; }  // sorted, non-negative
-
-private:
-  std::vector<int64_t> axes_;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
 };
 
 /// LpNormalization (1): y = x / ||x||_p along `axis`, p in {1, 2}; 0 where the norm is 0.
@@ -73,6 +71,7 @@ public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
   int64_t axis() const { return axis_; }
   int64_t p() const { return p_; }
 
@@ -87,6 +86,7 @@ public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
 };
 
 } // namespace popart
