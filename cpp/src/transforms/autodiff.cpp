@@ -13,6 +13,7 @@
 #include "popart/logging.hpp"
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
+#include "prune.hpp"
 #include <set>
 
 namespace popart {
@@ -183,6 +184,7 @@ BackwardGraph BackwardGraphs::create(Graph &fwd) {
     b.inGrads.push_back(static_cast<int>(i));
   }
   b.acts = ad.activations();
+  prune(bwd);  // grad ops reaching no output (the gradient of a Mul operand cast from an int, ...)
   logging::transform::debug("autodiff: backward graph '{}' of '{}' has {} ops, reads {} activations", bwd.id,
                             fwd.id, bwd.getOps().size(), b.acts.size());
   return b;
