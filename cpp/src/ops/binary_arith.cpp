@@ -2,7 +2,7 @@
 // y = a (op) b with numpy broadcasting (opset >= 7) or legacy `broadcast`/`axis`
 // (opset < 7). Pow >= 12 lets the exponent type differ from the base type.
 // Gradients: da = reduce(dy * dy/da) over a's broadcast dims; Pow: da = dy b a^(b-1),
-// db = dy y log(a), for float base and exponent of the same type.
+// db = dy y log(a) (db only when the exponent has the base's type).
 #include "binary_arith.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -82,8 +82,11 @@ std::unique_ptr<Op> BinaryArithOp::getInplaceVariant(const OperatorIdentifier &i
 
 std::vector<std::unique_ptr<Op>> BinaryArithOp::getGradOps() {
   std::vector<std::unique_ptr<Op>> ops;
-  if (arithType_ == "Pow" && inInfo(1).dataType() != inInfo(0).dataType()) return ops;  // mixed-type exponent
-  for (InIndex arg : {0, 1}) ops.push_back(std::make_unique<BinaryArithGradOp>(*this, arg));
+  for (InIndex arg : {0, 1}) {
+    // Pow's exponent may have another type (opset >= 12): it gets a gradient only when it matches the base's
+    if (arithType_ == "Pow" && arg == 1 && inInfo(1).dataType() != inInfo(0).dataType()) continue;
+    ops.push_back(std::make_unique<BinaryArithGradOp>(*this, arg));
+  }
   return ops;
 }
 

@@ -68,3 +68,12 @@ def test_clip_grad_min_above_max(op_tester):
     x = clip_data(np.float32)
     eltwise_grad_check(op_tester, "Clip", [x, np.array(5.0, np.float32), np.array(1.0, np.float32)],
                      lambda x, a, b: torch.clamp(x, a, b), opset=13)
+
+
+@pytest.mark.parametrize("edtype", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_pow_grad_integer_exponent(op_tester, dtype, edtype):
+    # opset >= 12: the exponent may be an integer tensor; only the base gets a gradient
+    a = np.linspace(-2.0, 2.0, 12).reshape(3, 4).astype(dtype)
+    b = np.array([0, 1, 2, 3], edtype)
+    eltwise_grad_check(op_tester, "Pow", [a, b], lambda a, b: torch.pow(a, b.double()), wrt=[0], opset=13)

@@ -49,10 +49,13 @@ public:
         } else if (type == "Mul") {
           runBroadcast(plan, dy, ins[1].data<T>(), t, [](T g, T o) { return T(C(g) * C(o)); });
         } else if (type == "Pow") {
-          runBroadcast(plan, ins[1].data<T>(), ins[2].data<T>(), t, [arg](T ta, T tb) {
-            const C a = C(ta), b = C(tb);
-            if (arg == 0) return T(b == C(0) ? C(0) : b * std::pow(a, b - C(1)));
-            return T(a == C(0) && b >= C(0) ? C(0) : std::pow(a, b) * std::log(a));
+          dispatchNumeric(ins[2].dtype(), [&](auto expTag) {  // the exponent may be an integer
+            using E = decltype(expTag);
+            runBroadcast(plan, ins[1].data<T>(), ins[2].data<E>(), t, [arg](T ta, E te) {
+              const C a = C(ta), b = static_cast<C>(compute_t<E>(te));
+              if (arg == 0) return T(b == C(0) ? C(0) : b * std::pow(a, b - C(1)));
+              return T(a == C(0) && b >= C(0) ? C(0) : std::pow(a, b) * std::log(a));
+            });
           });
           for (int64_t i = 0; i < n; ++i) t[i] = T(C(t[i]) * C(dy[i]));
         } else if (arg == 0) {  // Div: dY / B
