@@ -67,6 +67,7 @@ def test_shapes(op_tester, op, seq, batch, hidden):
 @pytest.mark.parametrize("dtype", [np.float16, np.float64])
 def test_dtypes(op_tester, op, dtype):
     ins = random_inputs(op, 5, 3, 4, 8, dirs=2, seed=3)
+    ins[4] = np.array([5, 4, 2], np.int32)  # the loop kernel (test_onednn_configurations covers oneDNN)
     _check(op_tester, op, ins, {"direction": "bidirectional"}, dtype=dtype)
 
 
@@ -197,6 +198,24 @@ def test_graphcore_lstm(full, seq, batch, hidden, dtype):
     tol = 2e-2 if dtype == np.float16 else 1e-5
     np.testing.assert_allclose(got[0], y[:, 0] if full else yh[0], rtol=tol, atol=tol)
     np.testing.assert_allclose(got[1], yc[0], rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("op", ["RNN", "GRU", "LSTM"])
+def test_builder(op):
+    """Builder.aiOnnx.rnn/gru/lstm nodes (opset 11) are accepted; all outputs anchored."""
+    b = popart.Builder(opsets={"ai.onnx": 11, "ai.graphcore": 1})
+    ins = random_inputs(op, 5, 3, 4, 3, peep=True, seed=8)
+    ids = [b.addInputTensor(popart.TensorInfo(ins[0])), b.addInitializedInputTensor(ins[1]),
+           b.addInitializedInputTensor(ins[2]), b.addInitializedInputTensor(ins[3])]
+    fn = getattr(b.aiOnnx, op.lower())
+    outs = fn(ids, NUM_OUT[op], direction="reverse")
+    s = popart.InferenceSession(b.getModelProto(), popart.DataFlow(1, outs), popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    anchors = s.initAnchorArrays()
+    s.run(popart.PyStepIO({ids[0]: ins[0]}, anchors))
+    want = reference(op, ins[:4], {"direction": "reverse"})
+    for o, w in zip(outs, want):
+        np.testing.assert_allclose(anchors[o], w, rtol=1e-5, atol=1e-6)
 
 
 def test_graphcore_lstm_builder():

@@ -5,6 +5,7 @@
 // states, walks the steps backwards collecting the pre-activation gradients dA, then forms
 // dW = dA^T X, dR = dA^T H_{t-1}, dX = dA W and the bias sums with GEMMs over all steps.
 #include "rnn_engine.hpp"
+#include "popart/error.hpp"
 #include "popart/popx/opx.hpp"
 #include <algorithm>
 #include <cmath>
@@ -52,19 +53,38 @@ template <class C> C rnnActGrad(const RnnActivation &a, C x) {
   return C(1);
 }
 
-// out[m * ldo + n] = (acc ? out : 0) + sum_k A[m * as + k * ak] * B[k * bk + n * bn]
+// out[m * ldo + n] = (acc ? out : 0) + sum_k A[m * as + k * ak] * B[k * bk + n * bn]. Dot products when both
+// operands run along k contiguously, else (bn == 1) rows of B scaled and added, contiguous along n.
 template <class C>
 void rnnGemm(int64_t M, int64_t N, int64_t K, const C *A, int64_t as, int64_t ak, const C *B, int64_t bk, int64_t bn,
              C *out, int64_t ldo, bool acc) {
-  popx::Opx::parallelFor(M * N, [=](int64_t lo, int64_t hi) {
-    for (int64_t mn = lo; mn < hi; ++mn) {
-      const int64_t m = mn / N, n = mn % N;
-      const C *a = A + m * as, *b = B + n * bn;
-      C s = 0;
-      for (int64_t k = 0; k < K; ++k) s += a[k * ak] * b[k * bk];
-      out[m * ldo + n] = acc ? out[m * ldo + n] + s : s;
+  if (ak == 1 && bk == 1) {
+    popx::Opx::parallelFor(M * N, [=](int64_t lo, int64_t hi) {
+      for (int64_t mn = lo; mn < hi; ++mn) {
+        const int64_t m = mn / N, n = mn % N;
+        const C *a = A + m * as, *b = B + n * bn;
+        C s = 0;
+#pragma omp simd reduction(+ : s)
+        for (int64_t k = 0; k < K; ++k) s += a[k] * b[k];
+        out[m * ldo + n] = acc ? out[m * ldo + n] + s : s;
+      }
+    }, std::max<int64_t>(1, 16384 / std::max<int64_t>(K, 1)));
+    return;
+  }
+  if (bn != 1) throw internal_error("rnnGemm: B must be contiguous along n or A and B along k");
+  popx::Opx::parallelFor(M, [=](int64_t lo, int64_t hi) {
+    for (int64_t m = lo; m < hi; ++m) {
+      C *o = out + m * ldo;
+      if (!acc) std::fill_n(o, N, C(0));
+      for (int64_t k = 0; k < K; ++k) {
+        const C a = A[m * as + k * ak];
+        if (a == C(0)) continue;
+        const C *b = B + k * bk;
+#pragma omp simd
+        for (int64_t n = 0; n < N; ++n) o[n] += a * b[n];
+      }
     }
-  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(K, 1)));
+  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(N * K, 1)));
 }
 
 struct RnnWorkspace {
