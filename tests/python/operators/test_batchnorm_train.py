@@ -73,6 +73,25 @@ def test_training_mode_attribute(opset):
         np.testing.assert_allclose(res[o], w, rtol=1e-5, atol=1e-5, err_msg=o)
 
 
+def test_opset15_parameter_types_differ_from_x():
+    # X float16, scale/B float64, mean/var float32: each output and gradient keeps its input's type
+    x, (scale, bias, mean, var) = params((6, 3, 2), np.float16, seed=6)
+    scale, bias, mean, var = scale.astype(np.float64), bias.astype(np.float64), mean.astype(np.float32), var.astype(
+        np.float32)
+    outs = ["y", "rm", "rv"]
+    node = oh.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], outs, momentum=0.6, training_mode=1)
+    res = run_model(model([node], {"x": x}, outs, {"s": scale, "b": bias, "m": mean, "v": var}, 15), {"x": x}, outs)
+    for o, w, t in zip(outs, numpy_train_bn(x, scale, bias, mean, var, 0.6), (np.float16, np.float32, np.float32)):
+        assert res[o].dtype == t
+        np.testing.assert_allclose(res[o].astype(np.float64), w, **tols(np.float16), err_msg=o)
+    cot = np.random.RandomState(8).uniform(-1.5, 1.5, x.shape)
+    got = popart_grads(x, scale, bias, mean, var, cot, opset=15, attrs={"training_mode": 1})
+    want = torch_grads(x, scale, bias, mean, var, cot.astype(np.float16).astype(np.float64), training=True)
+    for name, g, w, t in zip("x s b".split(), got, want, (np.float16, np.float64, np.float64)):
+        assert g.dtype == t
+        np.testing.assert_allclose(g.astype(np.float64), w, **tols(np.float16), err_msg=name)
+
+
 def test_training_mode_zero_rejects_statistics_outputs():
     x, (scale, bias, mean, var) = params((2, 3), np.float32)
     node = oh.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y", "rm", "rv"], training_mode=0)

@@ -109,15 +109,21 @@ template <class T> void groupNormGradRows(const T *dy, const T *x, T *dx, const 
       double m, is, sg = 0, sgx = 0;
       groupNormMoments(x + r * n, n, m, is, eps);
       mp[r] = m, ip[r] = is;
-      auto gamma = [&](int64_t j) { return sp[lay.param((r % lay.groups) * lay.perGroup() + j / lay.inner)]; };
-      for (int64_t j = 0; j < n; ++j) {
-        const double g = static_cast<double>(dy[r * n + j]) * gamma(j);
-        sg += g, sgx += g * (static_cast<double>(x[r * n + j]) - m) * is;
+      const int64_t c0 = (r % lay.groups) * lay.perGroup();
+      for (int64_t k = 0; k < lay.perGroup(); ++k) {  // channel c0 + k: elements [k * inner, (k + 1) * inner)
+        const double gamma = sp[lay.param(c0 + k)];
+        for (int64_t j = k * lay.inner; j < (k + 1) * lay.inner; ++j) {
+          const double g = static_cast<double>(dy[r * n + j]) * gamma;
+          sg += g, sgx += g * (static_cast<double>(x[r * n + j]) - m) * is;
+        }
       }
       const double mg = sg / static_cast<double>(n), mgx = sgx / static_cast<double>(n);
-      for (int64_t j = 0; j < n; ++j) {
-        const double xh = (static_cast<double>(x[r * n + j]) - m) * is;
-        dx[r * n + j] = static_cast<T>(is * (static_cast<double>(dy[r * n + j]) * gamma(j) - mg - xh * mgx));
+      for (int64_t k = 0; k < lay.perGroup(); ++k) {
+        const double gamma = sp[lay.param(c0 + k)];
+        for (int64_t j = k * lay.inner; j < (k + 1) * lay.inner; ++j) {
+          const double xh = (static_cast<double>(x[r * n + j]) - m) * is;
+          dx[r * n + j] = static_cast<T>(is * (static_cast<double>(dy[r * n + j]) * gamma - mg - xh * mgx));
+        }
       }
     }
   }, l.grain());
