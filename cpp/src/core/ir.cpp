@@ -136,7 +136,7 @@ void Ir::prepare(const IrBundle &b) {
     autodiff(*this);
     recompute(*this, forward);
     dotCheckpoint("BWD0");
-    patterns_->applyAll(getMainGraph());
+    for (Graph *g : getAllGraphs()) patterns_->applyAll(*g);  // backward graphs of sub-graphs too
     addOptimizerOps(*this);
   }
   prune(getMainGraph());

@@ -1,7 +1,8 @@
 // Add, Sub, Mul, Div (ai.onnx 1, 6, 7, 13, 14) and Pow (1, 7, 12, 13, 15):
 // y = a (op) b with numpy broadcasting (opset >= 7) or legacy `broadcast`/`axis`
 // (opset < 7). Pow >= 12 lets the exponent type differ from the base type.
-// Gradients (Add/Sub/Mul/Div): da = reduce(dy * dy/da) over a's broadcast dims.
+// Gradients: da = reduce(dy * dy/da) over a's broadcast dims; Pow: da = dy b a^(b-1),
+// db = dy y log(a) (db only when the exponent has the base's type).
 #include "binary_arith.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -81,8 +82,11 @@ std::unique_ptr<Op> BinaryArithOp::getInplaceVariant(const OperatorIdentifier &i
 
 std::vector<std::unique_ptr<Op>> BinaryArithOp::getGradOps() {
   std::vector<std::unique_ptr<Op>> ops;
-  if (arithType_ == "Pow") return ops;  // no gradient yet: autodiff reports the op
-  for (InIndex arg : {0, 1}) ops.push_back(std::make_unique<BinaryArithGradOp>(*this, arg));
+  for (InIndex arg : {0, 1}) {
+    // Pow's exponent may have another type (opset >= 12): it gets a gradient only when it matches the base's
+    if (arithType_ == "Pow" && arg == 1 && inInfo(1).dataType() != inInfo(0).dataType()) continue;
+    ops.push_back(std::make_unique<BinaryArithGradOp>(*this, arg));
+  }
   return ops;
 }
 
@@ -99,6 +103,7 @@ const std::vector<GradInOutMapper> &BinaryArithGradOp::gradInputInfo() const {
   static const std::vector<GradInOutMapper> withAB{{0, 0, G::GradOut}, {1, 0, G::In}, {2, 1, G::In}};
   if (arithType_ == "Mul") return arg_ == 0 ? withB : withA;
   if (arithType_ == "Div") return arg_ == 0 ? withB : withAB;
+  if (arithType_ == "Pow") return withAB;
   return dyOnly;
 }
 
@@ -130,5 +135,7 @@ POPART_REGISTER_OP(BinaryArithGradOp, internalOp("MulArg0Grad"));
 POPART_REGISTER_OP(BinaryArithGradOp, internalOp("MulArg1Grad"));
 POPART_REGISTER_OP(BinaryArithGradOp, internalOp("DivArg0Grad"));
 POPART_REGISTER_OP(BinaryArithGradOp, internalOp("DivArg1Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("PowArg0Grad"));
+POPART_REGISTER_OP(BinaryArithGradOp, internalOp("PowArg1Grad"));
 
 } // namespace popart

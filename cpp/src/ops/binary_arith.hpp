@@ -1,5 +1,5 @@
 // Add, Sub, Mul, Div, Pow and their in-place variants (<Type>LhsInplace,
-// <Type>RhsInplace), and the gradients <Type>Arg<i>Grad of Add/Sub/Mul/Div:
+// <Type>RhsInplace), and the gradients <Type>Arg<i>Grad:
 // declared here so kernels can read the broadcast shapes.
 #pragma once
 #include "popart/op/elementwise.hpp"
@@ -32,10 +32,10 @@ private:
   Shape shapeA_, shapeB_;
 };
 
-/// Gradient of input `arg` of Add/Sub/Mul/Div: dX = sum over broadcast dims of
-/// dY (Add), +-dY (Sub), dY * other (Mul), dY / B or -dY * A / B^2 (Div).
-/// Inputs: dY, then the forward inputs the formula reads (Mul: the other
-/// input; Div arg0: B; Div arg1: A, B).
+/// Gradient of input `arg` of Add/Sub/Mul/Div/Pow: dX = sum over broadcast dims of
+/// dY (Add), +-dY (Sub), dY * other (Mul), dY / B or -dY * A / B^2 (Div),
+/// dY B A^(B-1) or dY A^B log A (Pow). Inputs: dY, then the forward inputs the
+/// formula reads (Mul: the other input; Div arg0: B; Div arg1 and Pow: A, B).
 class BinaryArithGradOp final : public Op {
 public:
   BinaryArithGradOp(const BinaryArithOp &fwd, InIndex arg);

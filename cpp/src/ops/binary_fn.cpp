@@ -1,6 +1,10 @@
 // Binary element-wise ops z = f(a, b), numpy broadcasting: Equal/Greater/Less(OrEqual)
 // and And/Or/Xor give BOOL; bitwise ops, BitShift, Mod (fmod), PRelu (slope broadcast
-// to X), ai.graphcore Atan2/Fmod/Remainder/ScaledAdd keep the input type. No gradients yet.
+// to X), ai.graphcore Atan2/Fmod/Remainder/ScaledAdd keep the input type.
+// Gradients (floating types), summed over each input's broadcast dims: Atan2(a, b)
+// da = b/(a^2+b^2), db = -a/(a^2+b^2); Fmod and Mod fmod=1 da = 1, db = -trunc(a/b);
+// Remainder da = 1, db = -floor(a/b); PRelu dx = x < 0 ? slope : 1, dslope = x < 0 ? x : 0;
+// ScaledAdd da = s0, db = s1 (none for the scale inputs). The rest have none.
 #include "binary_fn.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -74,6 +78,37 @@ void BinaryFnOp::setup() {
   outInfo(0) = TensorInfo(type, out);
 }
 
+namespace {
+std::string gradFnType(const BinaryFnOp &op) {
+  const std::string &t = op.opid.type;
+  const DataType d = op.inInfo(0).dataType();
+  if (d != DataType::FLOAT && d != DataType::FLOAT16 && d != DataType::DOUBLE) return "";
+  if (t == "Mod") return op.attr<Attributes::Int>("fmod", 0) != 0 ? "Fmod" : "";
+  if (t == "Atan2" || t == "Fmod" || t == "Remainder" || t == "PRelu" || t == "ScaledAdd") return t;
+  return "";
+}
+} // namespace
+
+std::vector<std::unique_ptr<Op>> BinaryFnOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> v;
+  if (gradFnType(*this).empty()) return v;
+  for (InIndex arg : {0, 1}) v.push_back(std::make_unique<BinaryFnGradOp>(*this, arg));
+  return v;
+}
+
+BinaryFnGradOp::BinaryFnGradOp(const BinaryFnOp &fwd, InIndex arg)
+    : Op(internalOp(gradFnType(fwd) + "Arg" + std::to_string(arg) + "Grad"), fwd.settings), fnType_(gradFnType(fwd)),
+      arg_(arg), shapeA_(fwd.broadcastShape(0)), shapeB_(fwd.broadcastShape(1)), outShape_(fwd.outShape(0)),
+      argInfo_(fwd.inInfo(arg)), toArg_{{0, arg}} {
+  using G = GradOpInType;
+  attributes() = fwd.attributes();  // ScaledAdd's scale0/scale1
+  gradIn_ = {{0, 0, G::GradOut}};
+  if (fnType_ != "ScaledAdd") gradIn_.insert(gradIn_.end(), {{1, 0, G::In}, {2, 1, G::In}});
+  else
+    for (InIndex i : {2, 3})
+      if (fwd.hasInput(i)) gradIn_.push_back({i + 1, i, G::In});
+}
+
 POPART_REGISTER_OP(BinaryFnOp, onnxOp("Equal", {1, 7, 11, 13, 19}), allTypes());
 POPART_REGISTER_OP(BinaryFnOp, onnxOp("Greater", {1, 7, 9, 13}), numericTypes());
 POPART_REGISTER_OP(BinaryFnOp, onnxOp("Less", {1, 7, 9, 13}), numericTypes());
@@ -99,5 +134,15 @@ POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("Atan2"), floatTypes());
 POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("Fmod"), numericTypes());
 POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("Remainder"), numericTypes());
 POPART_REGISTER_OP(BinaryFnOp, graphcoreOp("ScaledAdd"), numericTypes());
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("Atan2Arg0Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("Atan2Arg1Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("FmodArg0Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("FmodArg1Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("RemainderArg0Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("RemainderArg1Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("PReluArg0Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("PReluArg1Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("ScaledAddArg0Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("ScaledAddArg1Grad"));
 
 } // namespace popart

@@ -1,12 +1,35 @@
 // Clip (ai.onnx 1, 6, 11, 12, 13): y = min(max(x, lo), hi). Opset < 11 reads the
 // `min`/`max` attributes; later opsets take optional scalar inputs 1 and 2
 // (constants or run-time tensors). In-place variant: ClipInplace.
+// Gradient ClipGrad (inputs dY, X, then min/max when given): dx = dy where
+// lo <= x <= hi (boundaries included, as torch.clamp), else 0. min/max get none.
 #include "popart/error.hpp"
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
 
 namespace popart {
 namespace {
+
+class ClipGradOp final : public Op {
+public:
+  explicit ClipGradOp(const Op &fwd) : Op(internalOp("ClipGrad"), fwd.settings) {
+    attributes() = fwd.attributes();
+    using G = GradOpInType;
+    gradIn_ = {{0, 0, G::GradOut}, {1, 0, G::In}};
+    for (InIndex i : {1, 2})
+      if (fwd.hasInput(i)) gradIn_.push_back({i + 1, i, G::In});
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = inInfo(1); }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override { return gradIn_; }
+  const std::map<int, int> &gradOutToNonGradIn() const override {
+    static const std::map<int, int> toX{{0, 0}};
+    return toX;
+  }
+
+private:
+  std::vector<GradInOutMapper> gradIn_;
+};
 
 class ClipOp final : public ElementWiseUnaryOp {
 public:
@@ -30,6 +53,7 @@ public:
     if (inplace_) return {};
     return {{internalOp("ClipInplace"), 10.0f}};
   }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ClipGradOp>(*this); }
   std::unique_ptr<Op> getInplaceVariant(const OperatorIdentifier &id) const override {
     auto op = std::make_unique<ClipOp>(id, settings);
     op->attributes() = attributes();
@@ -43,4 +67,5 @@ private:
 } // namespace
 POPART_REGISTER_OP(ClipOp, onnxOp("Clip", {1, 6, 11, 12, 13}), numericTypes());
 POPART_REGISTER_OP(ClipOp, internalOp("ClipInplace"));
+POPART_REGISTER_OP(ClipGradOp, internalOp("ClipGrad"));
 } // namespace popart

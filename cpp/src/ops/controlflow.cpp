@@ -1,6 +1,10 @@
 // Control flow: If (outputs of the branch cond picks), Loop (body run while
 // i < M and cond, loop-carried values fed back, scan outputs stacked), Scan
 // (body run over slices of the scan inputs), Call (a sub-graph as a function).
+// Gradients run backward graphs made by autodiff (transforms/autodiff/):
+// CallGrad calls one, IfGrad runs the one of the branch taken, and
+// ScanGrad/LoopGrad run one per iteration in reverse (chain rule through the
+// loop-carried values, sum over iterations for loop-invariant inputs).
 #include "ops/controlflow.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
@@ -278,8 +282,59 @@ void CallOp::setup() {
   for (const auto &[i, t] : output->tensorMap()) outInfo(i) = graphOutputInfo(callee, static_cast<size_t>(i));
 }
 
+// ---- Gradients ----
+
+CallGradOp::CallGradOp(const CallOp &fwd, const GraphId &backward, SubgraphGradWiring wiring)
+    : CallOp(internalOp("CallGrad"), fwd.settings), wiring_(std::move(wiring)) {
+  attributes().setAttribute("callee", Attributes::Graph{backward});
+}
+
+IfGradOp::IfGradOp(const IfOp &fwd, const GraphId &thenGrad, const GraphId &elseGrad,
+                   std::vector<std::vector<InIndex>> branchInputs, SubgraphGradWiring wiring)
+    : SubgraphOp(internalOp("IfGrad"), fwd.settings), branchInputs_(std::move(branchInputs)),
+      wiring_(std::move(wiring)) {
+  attributes().setAttribute("then_branch", Attributes::Graph{thenGrad});
+  attributes().setAttribute("else_branch", Attributes::Graph{elseGrad});
+}
+
+void IfGradOp::setup() {
+  const Graph &thenG = subgraph("then_branch"), &elseG = subgraph("else_branch");
+  for (int b = 0; b < 2; ++b) {
+    const Graph &g = b == 0 ? thenG : elseG;
+    if (g.getInputIds().size() != branchInputs(b).size())
+      throw internal_error("IfGrad: graph '{}' has {} inputs, {} are bound", g.id, g.getInputIds().size(),
+                           branchInputs(b).size());
+    for (size_t i = 0; i < g.getInputIds().size(); ++i)
+      checkCompatible(inInfo(branchInputs(b)[i]), graphInputInfo(g, i), "input of '" + g.id + "'");
+  }
+  for (const auto &[i, t] : output->tensorMap()) {
+    outInfo(i) = graphOutputInfo(thenG, static_cast<size_t>(i));
+    checkCompatible(graphOutputInfo(elseG, static_cast<size_t>(i)), outInfo(i), "else gradient " + std::to_string(i));
+  }
+}
+
+LoopScanGradOp::LoopScanGradOp(const SubgraphOp &fwd, const GraphId &backward, IterationGradLayout layout,
+                               SubgraphGradWiring wiring, std::map<OutIndex, TensorInfo> outInfos)
+    : SubgraphOp(internalOp(fwd.opid.type + "Grad"), fwd.settings), layout_(std::move(layout)),
+      wiring_(std::move(wiring)), outInfos_(std::move(outInfos)) {
+  attributes().setAttribute("body", Attributes::Graph{backward});
+}
+
+void LoopScanGradOp::setup() {
+  const Graph &body = subgraph("body");
+  size_t bound = layout_.carried.size() + layout_.ins.size() + layout_.whole.size();
+  if (body.getInputIds().size() != bound)
+    throw internal_error("{}: the backward body has {} inputs, {} are bound", opid.type, body.getInputIds().size(),
+                         bound);
+  for (const auto &[i, t] : output->tensorMap()) outInfo(i) = outInfos_.at(i);
+}
+
 POPART_REGISTER_OP(IfOp, onnxOp("If", {1, 11, 13, 16, 19, 21}));
 POPART_REGISTER_OP(LoopOp, onnxOp("Loop", {1, 11, 13, 16, 19, 21}));
 POPART_REGISTER_OP(ScanOp, onnxOp("Scan", {8, 9, 11, 16, 19, 21}));
 POPART_REGISTER_OP(CallOp, graphcoreOp("Call", {1}));
+POPART_REGISTER_OP(CallGradOp, internalOp("CallGrad"));
+POPART_REGISTER_OP(IfGradOp, internalOp("IfGrad"));
+POPART_REGISTER_OP(LoopScanGradOp, internalOp("ScanGrad"));
+POPART_REGISTER_OP(LoopScanGradOp, internalOp("LoopGrad"));
 } // namespace popart

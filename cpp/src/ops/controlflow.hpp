@@ -1,5 +1,6 @@
-// Ops that run sub-graphs: If, Loop, Scan (ai.onnx) and Call (ai.graphcore).
-// Named by the importer (sub-graph input types) and by their CPU kernels.
+// Ops that run sub-graphs: If, Loop, Scan (ai.onnx) and Call (ai.graphcore),
+// and their gradients, which run backward graphs made by autodiff. Named by
+// the importer (sub-graph input types), autodiff and the CPU kernels.
 #pragma once
 #include "popart/op.hpp"
 
@@ -37,7 +38,7 @@ protected:
 
 /// If (1, 11, 13, 16, 19, 21): outputs = then_branch() if cond else else_branch().
 /// Both branches must give outputs of one type and shape (static shapes).
-class IfOp final : public SubgraphOp {
+class IfOp : public SubgraphOp {
 public:
   using SubgraphOp::SubgraphOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
@@ -107,7 +108,7 @@ private:
 };
 
 /// Call (ai.graphcore 1): outputs = callee(inputs).
-class CallOp final : public SubgraphOp {
+class CallOp : public SubgraphOp {
 public:
   using SubgraphOp::SubgraphOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
@@ -116,6 +117,97 @@ public:
   std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &ins) const override {
     return ins;
   }
+};
+
+/// Wiring of a control-flow grad op, decided by autodiff when it builds the
+/// backward graphs: the forward tensor feeding each input, and the forward
+/// input each output is the gradient of.
+struct SubgraphGradWiring {
+  std::vector<GradInOutMapper> inputs;
+  std::map<int, int> outputs;
+};
+
+/// Gradient of Call: calls the backward graph of the callee, whose inputs are
+/// the gradients of the call's outputs then forward activations, and whose
+/// outputs are the gradients of the call's inputs.
+class CallGradOp final : public CallOp {
+public:
+  CallGradOp(const CallOp &fwd, const GraphId &backward, SubgraphGradWiring wiring);
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override { return wiring_.inputs; }
+  const std::map<int, int> &gradOutToNonGradIn() const override { return wiring_.outputs; }
+
+private:
+  SubgraphGradWiring wiring_;
+};
+
+/// Gradient of If: input 0 is the forward cond; runs the backward graph of
+/// the branch taken, feeding it the op inputs branchInputs(0 then / 1 else).
+/// Outputs: the gradients of the If's outer-scope inputs.
+class IfGradOp final : public SubgraphOp {
+public:
+  IfGradOp(const IfOp &fwd, const GraphId &thenGrad, const GraphId &elseGrad,
+           std::vector<std::vector<InIndex>> branchInputs, SubgraphGradWiring wiring);
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::string> subgraphAttributes() const override { return {"then_branch", "else_branch"}; }
+  std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &) const override {
+    return {};
+  }
+  const std::vector<InIndex> &branchInputs(int branch) const { return branchInputs_.at(static_cast<size_t>(branch)); }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override { return wiring_.inputs; }
+  const std::map<int, int> &gradOutToNonGradIn() const override { return wiring_.outputs; }
+
+private:
+  std::vector<std::vector<InIndex>> branchInputs_;
+  SubgraphGradWiring wiring_;
+};
+
+/// How the backward body of a Scan or Loop meets the grad op's tensors.
+/// Iteration t (run from last to first) reads slice t of stacked op inputs,
+/// writes slice t of stacked op outputs, feeds the gradients of loop-carried
+/// values from one iteration to the one before, and sums the gradients of
+/// loop-invariant inputs over iterations.
+struct IterationGradLayout {
+  struct Carried {
+    int bodyIn, bodyOut;  // gradient of the carried value after / before the iteration
+    InIndex init;         // its gradient after the last iteration
+    OutIndex final;       // its gradient before the first one
+  };
+  struct Sliced {
+    int body;        // body input (from an op input) or output (to an op output)
+    int op;          // op input or output index
+    int64_t axis;    // stacking axis in the op tensor
+    bool reverse;    // iteration t is at position length-1-t
+  };
+  std::vector<Carried> carried;
+  std::vector<Sliced> ins, outs;
+  std::vector<std::pair<int, InIndex>> whole;    // body input <- whole op input (loop-invariant)
+  std::vector<std::pair<int, OutIndex>> summed;  // body output, summed over iterations into an op output
+  InIndex mask = -1;   // Loop: stacked BOOL input, true for iterations that ran (-1: all ran)
+  int64_t length = 0;  // number of iterations
+};
+
+/// Gradient of Scan (internal ScanGrad) and Loop (internal LoopGrad): runs the
+/// backward body ("body") once per forward iteration, in reverse.
+class LoopScanGradOp final : public SubgraphOp {
+public:
+  LoopScanGradOp(const SubgraphOp &fwd, const GraphId &backward, IterationGradLayout layout,
+                 SubgraphGradWiring wiring, std::map<OutIndex, TensorInfo> outInfos);
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::string> subgraphAttributes() const override { return {"body"}; }
+  std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &) const override {
+    return {};
+  }
+  const IterationGradLayout &layout() const { return layout_; }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override { return wiring_.inputs; }
+  const std::map<int, int> &gradOutToNonGradIn() const override { return wiring_.outputs; }
+
+private:
+  IterationGradLayout layout_;
+  SubgraphGradWiring wiring_;
+  std::map<OutIndex, TensorInfo> outInfos_;
 };
 
 } // namespace popart

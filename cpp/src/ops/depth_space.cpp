@@ -1,6 +1,7 @@
 // DepthToSpace (1, 11, 13): DCR y = x.reshape(N, b, b, C/b^2, H, W).transpose(0, 3, 4, 1, 5, 2),
 // CRD y = x.reshape(N, C/b^2, b, b, H, W).transpose(0, 1, 4, 2, 5, 3), then (N, C/b^2, H*b, W*b).
 // SpaceToDepth (1, 13): x.reshape(N, C, H/b, b, W/b, b).transpose(0, 3, 5, 1, 2, 4) -> (N, C*b^2, H/b, W/b).
+// Gradient (BlockRearrangeGrad): dy through the inverse permutation back to x's shape.
 #include "ops/depth_space.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -30,6 +31,17 @@ void BlockRearrangeOp::setup() {
   outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> BlockRearrangeOp::getGradOps() { return gradOps<BlockRearrangeGradOp>(*this); }
+
+BlockRearrangeGradOp::BlockRearrangeGradOp(const BlockRearrangeOp &fwd)
+    : ShapeGradOp(internalOp("BlockRearrangeGrad"), fwd), perm_(fwd.perm().size()) {
+  for (size_t k = 0; k < fwd.perm().size(); ++k) {
+    view_.push_back(fwd.view()[fwd.perm()[k]]);
+    perm_[fwd.perm()[k]] = static_cast<int64_t>(k);
+  }
+}
+
 POPART_REGISTER_OP(BlockRearrangeOp, onnxOp("DepthToSpace", {1, 11, 13}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(BlockRearrangeOp, onnxOp("SpaceToDepth", {1, 13}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(BlockRearrangeGradOp, internalOp("BlockRearrangeGrad"));
 } // namespace popart

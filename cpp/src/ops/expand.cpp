@@ -1,11 +1,19 @@
 // Expand (ai.onnx 8, 13): y = x broadcast (numpy, both ways) with the constant
-// `shape` input. No gradient yet.
+// `shape` input. Gradient (ExpandGrad): dx = dy summed over the broadcast dims.
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
+#include "shape_grad.hpp"
 #include "shape_util.hpp"
 
 namespace popart {
 namespace {
+
+/// dx = dy summed over the dims Expand broadcast (input 0: dY; the shape gets no gradient).
+class ExpandGradOp final : public ShapeGradOp {
+public:
+  explicit ExpandGradOp(const Op &fwd) : ShapeGradOp(internalOp("ExpandGrad"), fwd) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+};
 
 class ExpandOp final : public Op {
 public:
@@ -19,8 +27,10 @@ public:
       if (d < 0) throw error("shape {} has a negative dimension", shape);
     outInfo(0) = TensorInfo(inInfo(0).dataType(), npOut(inShape(0), shape));
   }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ExpandGradOp>(*this); }
 };
 
 } // namespace
 POPART_REGISTER_OP(ExpandOp, onnxOp("Expand", {8, 13}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(ExpandGradOp, internalOp("ExpandGrad"));
 } // namespace popart

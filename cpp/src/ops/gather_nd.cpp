@@ -1,6 +1,7 @@
 // GatherND (11, 12, 13): with k = indices.shape[-1] and b = batch_dims,
 // y[B, J] = x[B, indices[B, J, :], ...]: shape indices.shape[:-1] + x.shape[b + k:].
 // ScatterND (11, 13, 16, 18): y = x, then y[indices[J, :], ...] (op)= updates[J, ...].
+// Gradients: GatherND scatter-adds dy into zeros; ScatterND as ScatterElements (indexing.hpp).
 #include "ops/indexing.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -41,6 +42,15 @@ void ScatterNDOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
+std::vector<std::unique_ptr<Op>> GatherNDOp::getGradOps() { return gradOps<GatherNDGradOp>(*this); }
+
+std::vector<std::unique_ptr<Op>> ScatterNDOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> v;
+  v.push_back(std::make_unique<ScatterGradOp>(*this, reduction_, -1));
+  return v;
+}
+
 POPART_REGISTER_OP(GatherNDOp, onnxOp("GatherND", {11, 12, 13}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(ScatterNDOp, onnxOp("ScatterND", {11, 13, 16, 18}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(GatherNDGradOp, internalOp("GatherNDGrad"));
 } // namespace popart

@@ -1,5 +1,8 @@
 // InstanceNormalization (1, 6), LayerNormalization (17), MeanVarianceNormalization (9, 13),
 // LpNormalization (1), LRN (1, 13): shape inference and attribute checks (formulas in normalization.hpp).
+// Gradients are NormGradOps fed dY and X (plus the scale for Instance/Layer normalisation):
+//   Instance/Layer: xh = (x - mean) invstd, g = dy scale, dx = invstd (g - mean(g) - xh mean(g xh)),
+//   dscale = sum(dy xh), dB = sum(dy); MVN, Lp and LRN formulas beside their kernels.
 #include "ops/normalization.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -23,7 +26,30 @@ void normCheckSameType(const Op &op, InIndex i) {
     throw error("input {} has type {}, X has type {}", i, op.inInfo(i).data_type(), op.inInfo(0).data_type());
 }
 
+/// Gradient op with inputs dY, X and output dX.
+std::vector<std::unique_ptr<Op>> xGradOps(const std::string &type, const Op &fwd) {
+  return normGradOps(type, fwd, {{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}}, {{0, 0}});
+}
+
 } // namespace
+
+NormGradOp::NormGradOp(const OperatorIdentifier &id, const Op &fwd, std::vector<GradInOutMapper> ins,
+                       std::map<int, int> outs)
+    : Op(id, fwd.settings), ins_(std::move(ins)), outs_(std::move(outs)) {
+  attributes() = fwd.attributes();
+  for (const auto &[g, x] : outs_) infos_[g] = fwd.inInfo(x);
+}
+
+void NormGradOp::setup() {
+  for (const auto &[g, info] : infos_) outInfo(g) = info;
+}
+
+std::vector<std::unique_ptr<Op>> normGradOps(const std::string &type, const Op &fwd, std::vector<GradInOutMapper> ins,
+                                             std::map<int, int> outs) {
+  std::vector<std::unique_ptr<Op>> v;
+  v.push_back(std::make_unique<NormGradOp>(internalOp(type), fwd, std::move(ins), std::move(outs)));
+  return v;
+}
 
 void InstanceNormOp::setup() {
   if (inRank(0) < 2) throw error("input must have rank >= 2 (N, C, ...), got rank {}", inRank(0));
@@ -34,6 +60,8 @@ void InstanceNormOp::setup() {
   normCheckSameType(*this, 1), normCheckSameType(*this, 2);
   outInfo(0) = inInfo(0);
 }
+
+std::vector<std::unique_ptr<Op>> InstanceNormOp::getGradOps() { return normGradOps("InstanceNormalizationGrad", *this); }
 
 void LayerNormOp::setup() {
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
@@ -52,11 +80,19 @@ void LayerNormOp::setup() {
     if (hasOutput(o)) outInfo(o) = TensorInfo(DataType::FLOAT, stats);
 }
 
+std::vector<std::unique_ptr<Op>> LayerNormOp::getGradOps() {  // dY, X, Scale -> dX, dScale (, dB)
+  std::map<int, int> outs{{0, 0}, {1, 1}};
+  if (hasInput(2)) outs[2] = 2;
+  return normGradOps("LayerNormalizationGrad", *this,
+                     {{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}, {2, 1, GradOpInType::In}}, outs);
+}
+
 void MeanVarianceNormOp::setup() {
-  axes_ = shapeutil::normaliseAxes(attr<Attributes::Ints>("axes", {0, 2, 3}), inRank(0));
-  std::sort(axes_.begin(), axes_.end());
+  shapeutil::normaliseAxes(attr<Attributes::Ints>("axes", {0, 2, 3}), inRank(0));  // validates them
   outInfo(0) = inInfo(0);
 }
+
+std::vector<std::unique_ptr<Op>> MeanVarianceNormOp::getGradOps() { return xGradOps("MeanVarianceNormalizationGrad", *this); }
 
 void LpNormOp::setup() {
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
@@ -65,6 +101,8 @@ void LpNormOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
+std::vector<std::unique_ptr<Op>> LpNormOp::getGradOps() { return xGradOps("LpNormalizationGrad", *this); }
+
 void LRNOp::setup() {
   if (inRank(0) < 3) throw error("input must have rank >= 3 (N, C, D1, ...), got rank {}", inRank(0));
   const int64_t size = attr<Attributes::Int>("size");
@@ -72,9 +110,16 @@ void LRNOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
+std::vector<std::unique_ptr<Op>> LRNOp::getGradOps() { return xGradOps("LRNGrad", *this); }
+
 POPART_REGISTER_OP(InstanceNormOp, onnxOp("InstanceNormalization", {1, 6}), floatTypes());
 POPART_REGISTER_OP(LayerNormOp, onnxOp("LayerNormalization", {17}), floatTypes());
 POPART_REGISTER_OP(MeanVarianceNormOp, onnxOp("MeanVarianceNormalization", {9, 13}), floatTypes());
 POPART_REGISTER_OP(LpNormOp, onnxOp("LpNormalization", {1}), floatTypes());
 POPART_REGISTER_OP(LRNOp, onnxOp("LRN", {1, 13}), floatTypes());
+POPART_REGISTER_OP(NormGradOp, internalOp("InstanceNormalizationGrad"));
+POPART_REGISTER_OP(NormGradOp, internalOp("LayerNormalizationGrad"));
+POPART_REGISTER_OP(NormGradOp, internalOp("MeanVarianceNormalizationGrad"));
+POPART_REGISTER_OP(NormGradOp, internalOp("LpNormalizationGrad"));
+POPART_REGISTER_OP(NormGradOp, internalOp("LRNGrad"));
 } // namespace popart

@@ -1,13 +1,25 @@
 // OneHot (ai.onnx 9, 11): y has a new dim of size `depth` at `axis`; y = values[1]
 // where the position equals the index (negative indices count from depth), values[0]
-// elsewhere. depth must be a constant. No gradient.
+// elsewhere. depth must be a constant. Gradient (OneHotGrad, for `values` only):
+// d on = sum of dy at the hot positions, d off = sum(dy) - d on; indices and depth get none.
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
+#include "shape_grad.hpp"
 #include "shape_util.hpp"
 #include <cmath>
 
 namespace popart {
 namespace {
+
+/// Gradient of `values` (input 2). Inputs: dY, indices; keeps the forward's axis attribute.
+class OneHotGradOp final : public ShapeGradOp {
+public:
+  explicit OneHotGradOp(const Op &fwd)
+      : ShapeGradOp(internalOp("OneHotGrad"), fwd, 2, {{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}}) {
+    attributes() = fwd.attributes();
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+};
 
 class OneHotOp final : public Op {
 public:
@@ -25,8 +37,10 @@ public:
     out.insert(out.begin() + axis, static_cast<int64_t>(std::floor(depth)));
     outInfo(0) = TensorInfo(inInfo(2).dataType(), out);
   }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<OneHotGradOp>(*this); }
 };
 
 } // namespace
 POPART_REGISTER_OP(OneHotOp, onnxOp("OneHot", {9, 11}), numericTypes());
+POPART_REGISTER_OP(OneHotGradOp, internalOp("OneHotGrad"));
 } // namespace popart

@@ -1,6 +1,7 @@
 // Pad (ai.onnx 2, 11, 13, 18, 19, 21): y[o] = x[map(o - pad_begin)] per axis, where
 // map is identity inside x and, outside, the constant, edge (clamp), reflect
 // (mirror without repeating the border) or wrap (modulo). Negative pads crop.
+// Gradient (PadGrad): dx[i] = sum of dy[o] over every o with map(o - pad_begin) = i.
 #include "ops/pad.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -50,5 +51,8 @@ void PadOp::setup() {
   outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> PadOp::getGradOps() { return gradOps<PadGradOp>(*this); }
+
 POPART_REGISTER_OP(PadOp, onnxOp("Pad", {2, 11, 13, 18, 19, 21}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(PadGradOp, internalOp("PadGrad"));
 } // namespace popart

@@ -1,6 +1,10 @@
 // Reduce* (ai.onnx): y = reduce(x) over `axes` (all when empty), keepdims=1 keeps
 // reduced dims as size 1. ReduceSum >= 13 and the others >= 18 take axes as a
 // constant input and honour noop_with_empty_axes.
+// Gradients "<Type>Grad" (dY, X, Y -> dX), with dY, Y broadcast back over the reduced
+// dims: Sum dy; Mean dy/N; SumSquare 2 x dy; L1 sign(x) dy; L2 x/y dy (0 where y = 0);
+// LogSum dy/e^y; LogSumExp e^(x-y) dy; Max/Min dy [x = y] / #ties (ties share equally,
+// as torch.amax/amin); Prod y/x dy, with zeros handled as torch (kernels/reduce_grad.cpp).
 #include "reduce.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -48,6 +52,31 @@ void ReduceOp::setup() {
   outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> ReduceOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> v;
+  const DataType t = inInfo(0).dataType();
+  if (t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::DOUBLE)
+    v.push_back(std::make_unique<ReduceGradOp>(*this));
+  return v;
+}
+
+ReduceGradOp::ReduceGradOp(const ReduceOp &fwd)
+    : Op(internalOp(fwd.opid.type + "Grad"), fwd.settings), xInfo_(fwd.inInfo(0)), keepShape_(fwd.inShape(0)),
+      noop_(fwd.isNoop()) {
+  for (int64_t a : fwd.axes()) keepShape_[static_cast<size_t>(a)] = 1;
+}
+
+const std::vector<GradInOutMapper> &ReduceGradOp::gradInputInfo() const {
+  using G = GradOpInType;
+  static const std::vector<GradInOutMapper> info{{0, 0, G::GradOut}, {1, 0, G::In}, {2, 0, G::Out}};
+  return info;
+}
+
+const std::map<int, int> &ReduceGradOp::gradOutToNonGradIn() const {
+  static const std::map<int, int> toX{{0, 0}};
+  return toX;
+}
+
 namespace {
 std::vector<DataType> withBool(std::vector<DataType> v) {
   v.push_back(DataType::BOOL);
@@ -65,5 +94,15 @@ POPART_REGISTER_OP(ReduceOp, onnxOp("ReduceLogSumExp", {1, 11, 13, 18}), numeric
 POPART_REGISTER_OP(ReduceOp, onnxOp("ReduceSumSquare", {1, 11, 13, 18}), numericTypes());
 POPART_REGISTER_OP(ReduceOp, onnxOp("ReduceMax", {1, 11, 12, 13, 18, 20}), withBool(numericTypes()));
 POPART_REGISTER_OP(ReduceOp, onnxOp("ReduceMin", {1, 11, 12, 13, 18, 20}), withBool(numericTypes()));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceSumGrad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceMeanGrad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceProdGrad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceL1Grad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceL2Grad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceLogSumGrad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceLogSumExpGrad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceSumSquareGrad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceMaxGrad"));
+POPART_REGISTER_OP(ReduceGradOp, internalOp("ReduceMinGrad"));
 
 } // namespace popart

@@ -1,6 +1,7 @@
 // Resize (ai.onnx 10, 11, 13, 18, 19), Upsample (7, 9): y[o] = sum_k w_k(o) x[i_k(o)]
 // per axis, from the source coordinate of o (coordinate_transformation_mode)
 // with nearest/linear/cubic weights. Output dims are floor(d * scale) or `sizes`.
+// Gradient (ResizeGrad): dx[i] = sum over (o, k) with i_k(o) = i of w_k(o) dy[o].
 #include "ops/resize.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -135,6 +136,9 @@ void ResizeOp::setup() {
   outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> ResizeOp::getGradOps() { return gradOps<ResizeGradOp>(*this); }
+
 POPART_REGISTER_OP(ResizeOp, onnxOp("Resize", {10, 11, 13, 18, 19}), numericTypes());
+POPART_REGISTER_OP(ResizeGradOp, internalOp("ResizeGrad"));
 POPART_REGISTER_OP(ResizeOp, onnxOp("Upsample", {7, 9}), numericTypes());
 } // namespace popart

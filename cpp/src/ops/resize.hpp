@@ -1,7 +1,7 @@
 // ResizeOp (also Upsample), named by its kernel, which reads the resolved
 // per-axis scales, roi and interpolation settings.
 #pragma once
-#include "popart/op.hpp"
+#include "shape_grad.hpp"
 
 namespace popart {
 
@@ -26,6 +26,7 @@ public:
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override;
   std::vector<InIndex> constantInputs() const override;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
   /// Valid after setup().
   const Params &params() const { return params_; }
 
@@ -35,6 +36,19 @@ private:
   std::vector<int64_t> axesAttr() const;
   Shape outputShape();
   Params params_;
+};
+
+/// The transpose of the interpolation: dx[i] = sum over (o, k) with i_k(o) = i of
+/// w_k(o) dy[o] (extrapolated outputs give nothing). Input: dY; roi, scales and
+/// sizes get no gradient.
+class ResizeGradOp final : public ShapeGradOp {
+public:
+  explicit ResizeGradOp(const ResizeOp &fwd) : ShapeGradOp(internalOp("ResizeGrad"), fwd), params_(fwd.params()) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  const ResizeOp::Params &params() const { return params_; }
+
+private:
+  ResizeOp::Params params_;
 };
 
 } // namespace popart

@@ -1,6 +1,8 @@
 // GatherElements (11, 13): y[i] = x[i_0, .., indices[i], .., i_r-1] (negative indices wrap once).
 // ScatterElements (11, 13, 16, 18) and Scatter (9, 11, deprecated alias): y = x, then
 // y[i_0, .., indices[i], .., i_r-1] = updates[i] (or +=, *=, max=, min= with `reduction`).
+// Gradients: GatherElements scatter-adds dy into zeros; the scatters' gradients
+// (ScatterGradOp, shared with ScatterND) are described in indexing.hpp.
 #include "ops/indexing.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -60,7 +62,35 @@ void ScatterElementsOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
+std::vector<std::unique_ptr<Op>> GatherElementsOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> v;
+  v.push_back(std::make_unique<GatherElementsGradOp>(*this, axis_, GradInOutMapper{1, 1, GradOpInType::In}));
+  return v;
+}
+
+std::vector<std::unique_ptr<Op>> ScatterElementsOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> v;
+  v.push_back(std::make_unique<ScatterGradOp>(*this, reduction_, axis_));
+  return v;
+}
+
+ScatterGradOp::ScatterGradOp(const Op &fwd, ScatterReduction reduction, int64_t axis)
+    : Op(internalOp(fwd.opid.type == "ScatterND" ? "ScatterNDGrad" : "ScatterElementsGrad"), fwd.settings),
+      reduction_(reduction), axis_(axis), dataInfo_(fwd.inInfo(0)), updatesInfo_(fwd.inInfo(2)),
+      ins_{{0, 0, GradOpInType::GradOut}, {1, 1, GradOpInType::In}} {
+  if (reduction != ScatterReduction::None && reduction != ScatterReduction::Add)
+    ins_.insert(ins_.end(), {{2, 0, GradOpInType::In}, {3, 2, GradOpInType::In}});
+}
+
+void ScatterGradOp::setup() {
+  outInfo(0) = dataInfo_;
+  outInfo(1) = updatesInfo_;
+}
+
 POPART_REGISTER_OP(GatherElementsOp, onnxOp("GatherElements", {11, 13}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(ScatterElementsOp, onnxOp("ScatterElements", {11, 13, 16, 18}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(ScatterElementsOp, onnxOp("Scatter", {9, 11}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(GatherElementsGradOp, internalOp("GatherElementsGrad"));
+POPART_REGISTER_OP(ScatterGradOp, internalOp("ScatterElementsGrad"));
+POPART_REGISTER_OP(ScatterGradOp, internalOp("ScatterNDGrad"));
 } // namespace popart

@@ -1,11 +1,20 @@
 // Tile (ai.onnx 1: scalar `tiles` and `axis` inputs; 6, 13: `repeats`, one per dim):
-// y has dims d_i * r_i and y[i] = x[i mod d]. Repeats must be constants. No gradient yet.
+// y has dims d_i * r_i and y[i] = x[i mod d]. Repeats must be constants.
+// Gradient (TileGrad): dx[i] = sum over the tiles t of dy[i + t * d].
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
+#include "shape_grad.hpp"
 #include "shape_util.hpp"
 
 namespace popart {
 namespace {
+
+/// dx = dy summed over the tiles (input 0: dY; repeats get no gradient).
+class TileGradOp final : public ShapeGradOp {
+public:
+  explicit TileGradOp(const Op &fwd) : ShapeGradOp(internalOp("TileGrad"), fwd) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+};
 
 class TileOp final : public Op {
 public:
@@ -34,8 +43,10 @@ public:
     }
     outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
   }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<TileGradOp>(*this); }
 };
 
 } // namespace
 POPART_REGISTER_OP(TileOp, onnxOp("Tile", {1, 6, 13}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(TileGradOp, internalOp("TileGrad"));
 } // namespace popart

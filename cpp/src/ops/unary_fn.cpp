@@ -1,9 +1,12 @@
-// Element-wise unary ops y = f(x; attributes), one class for all (no gradients yet):
-// rounding, trigonometric/hyperbolic, activations and logic predicates. Each op whose
-// output type is its input type has an in-place variant "<Type>Inplace" (same kernel).
+// Element-wise unary ops y = f(x; attributes), one class for all: rounding,
+// trigonometric/hyperbolic, activations and logic predicates. Each op whose output
+// type is its input type has an in-place variant "<Type>Inplace" (same kernel).
+// Gradients "<Type>Grad" (inputs dY, X): dx = dy * f'(x) for floating inputs of every
+// op but the logic predicates; rounding and Sign give 0 (kernels/unary_fn_grad.cpp).
 #include "popart/error.hpp"
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
+#include <set>
 
 namespace popart {
 namespace {
@@ -14,6 +17,23 @@ bool unaryIsInplace(const std::string &type) {
   const size_t n = kUnaryInplace.size();
   return type.size() > n && type.compare(type.size() - n, n, kUnaryInplace) == 0;
 }
+
+bool unaryHasGrad(const std::string &type) {
+  static const std::set<std::string> none{"Not", "BitwiseNot", "IsNaN", "IsInf"};
+  return none.count(type) == 0;
+}
+
+/// One class for every "<Type>Grad"; the forward's attributes select the formula.
+class UnaryFnGradOp final : public ElementWiseNonLinearUnaryGradOp {
+public:
+  UnaryFnGradOp(const Op &fwd, const std::string &type)
+      : ElementWiseNonLinearUnaryGradOp(internalOp(type + "Grad"), fwd) {
+    attributes() = fwd.attributes();
+    if (fwd.opid.domain == Domain::ai_graphcore && fwd.opid.type == "Gelu")  // the tanh form
+      attributes().setAttribute("approximate", std::string("tanh"));
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+};
 
 class UnaryFnOp final : public ElementWiseUnaryOp {
 public:
@@ -27,6 +47,15 @@ public:
     checkAttributes();
   }
 
+  std::vector<std::unique_ptr<Op>> getGradOps() override {
+    std::vector<std::unique_ptr<Op>> v;
+    std::string type = opid.type;
+    if (inplace_) type.resize(type.size() - kUnaryInplace.size());
+    const DataType t = inInfo(0).dataType();
+    const bool floating = t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::DOUBLE;
+    if (floating && unaryHasGrad(type)) v.push_back(std::make_unique<UnaryFnGradOp>(*this, type));
+    return v;
+  }
   bool aliases(InIndex in, OutIndex out) const override { return inplace_ && in == 0 && out == 0; }
   bool modifies(InIndex in) const override { return inplace_ && in == 0; }
   std::vector<std::tuple<OperatorIdentifier, float>> inplacePriorityDefault() const override {
@@ -135,4 +164,37 @@ POPART_UNARY_FN_INPLACE("Scale");
 POPART_UNARY_FN_INPLACE("Not");
 POPART_UNARY_FN_INPLACE("BitwiseNot");
 #undef POPART_UNARY_FN_INPLACE
+#define POPART_UNARY_FN_GRAD(NAME) POPART_REGISTER_OP(UnaryFnGradOp, internalOp(NAME "Grad"))
+POPART_UNARY_FN_GRAD("Sign");
+POPART_UNARY_FN_GRAD("Floor");
+POPART_UNARY_FN_GRAD("Ceil");
+POPART_UNARY_FN_GRAD("Round");
+POPART_UNARY_FN_GRAD("NearbyInt");
+POPART_UNARY_FN_GRAD("Sin");
+POPART_UNARY_FN_GRAD("Cos");
+POPART_UNARY_FN_GRAD("Tan");
+POPART_UNARY_FN_GRAD("Asin");
+POPART_UNARY_FN_GRAD("Acos");
+POPART_UNARY_FN_GRAD("Atan");
+POPART_UNARY_FN_GRAD("Sinh");
+POPART_UNARY_FN_GRAD("Cosh");
+POPART_UNARY_FN_GRAD("Asinh");
+POPART_UNARY_FN_GRAD("Acosh");
+POPART_UNARY_FN_GRAD("Atanh");
+POPART_UNARY_FN_GRAD("Expm1");
+POPART_UNARY_FN_GRAD("Log1p");
+POPART_UNARY_FN_GRAD("Elu");
+POPART_UNARY_FN_GRAD("Selu");
+POPART_UNARY_FN_GRAD("Celu");
+POPART_UNARY_FN_GRAD("HardSigmoid");
+POPART_UNARY_FN_GRAD("HardSwish");
+POPART_UNARY_FN_GRAD("Softsign");
+POPART_UNARY_FN_GRAD("Softplus");
+POPART_UNARY_FN_GRAD("ThresholdedRelu");
+POPART_UNARY_FN_GRAD("Shrink");
+POPART_UNARY_FN_GRAD("Gelu");
+POPART_UNARY_FN_GRAD("GeluErf");
+POPART_UNARY_FN_GRAD("Swish");
+POPART_UNARY_FN_GRAD("Scale");
+#undef POPART_UNARY_FN_GRAD
 } // namespace popart

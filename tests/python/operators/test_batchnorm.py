@@ -58,18 +58,16 @@ def test_batchnorm_opset6_per_activation(op_tester):
                     opset=6, reference=bn_ref(), rtol=1e-5, atol=1e-5)
 
 
-def test_batchnorm_training_mode_rejected(op_tester):
+def test_batchnorm_training_output_limits(op_tester):
+    # training itself is tested in test_batchnorm_train.py; here only the output counts
     rs = np.random.RandomState(4)
     x = rs.randn(2, 3, 4).astype(np.float32)
-    with pytest.raises(popart.popart_exception, match="training_mode=1 is not supported"):
-        op_tester.run("BatchNormalization", [x] + params(rs, 3, np.float32), attrs={"training_mode": 1}, opset=14)
-
-
-def test_batchnorm_extra_outputs_rejected(op_tester):
-    rs = np.random.RandomState(5)
-    x = rs.randn(2, 3, 4).astype(np.float32)
-    with pytest.raises(popart.popart_exception, match="outputs beyond Y"):
-        op_tester.run("BatchNormalization", [x] + params(rs, 3, np.float32), opset=9, num_outputs=3)
+    with pytest.raises(popart.popart_exception, match="training mode has at most 3"):
+        op_tester.run("BatchNormalization", [x] + params(rs, 3, np.float32), attrs={"training_mode": 1}, opset=14,
+                      num_outputs=4)
+    with pytest.raises(popart.popart_exception, match="inference mode has at most 1"):
+        op_tester.run("BatchNormalization", [x] + params(rs, 3, np.float32), attrs={"training_mode": 0}, opset=15,
+                      num_outputs=3)
 
 
 def test_batchnorm_bad_param_shape(op_tester):

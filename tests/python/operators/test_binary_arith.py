@@ -179,9 +179,3 @@ def test_grad_float16_and_legacy_broadcast(op_tester):
     a, b = rand((2, 3, 4), np.float16), rand((3,), np.float16, 1, positive=True)
     op_tester.check_grad("Mul", [a, b], reference=lambda a, b: a * b[None, :, None], attrs={"broadcast": 1, "axis": 1},
                          opset=6, rtol=2e-2, atol=2e-2)
-
-
-def test_pow_has_no_gradient_yet(op_tester):
-    with pytest.raises(popart.popart_exception, match="gradient"):
-        op_tester.check_grad("Pow", [rand((3,), np.float32, positive=True), rand((3,), np.float32, 1)],
-                             reference=np.power)

@@ -4,7 +4,12 @@
 // Scan stage loop-carried values in the op's outputs between iterations
 // (body outputs -> outputs -> body inputs, safe when the body swaps them) and
 // write each iteration's scan outputs into a slice of the op's outputs.
+// Gradients: CallGrad is a Call; IfGrad binds the inputs of the branch taken;
+// ScanGrad/LoopGrad run the backward body from the last iteration to the
+// first, staging carried gradients in the op's outputs and summing the
+// gradients of loop-invariant inputs in place.
 #include "cpu/devicex.hpp"
+#include "dispatch.hpp"
 #include "ops/controlflow.hpp"
 #include "popart/graph.hpp"
 #include "popart/tensor.hpp"
@@ -272,9 +277,114 @@ public:
   }
 };
 
+// ---- IfGrad: the backward graph of the branch taken, on its own inputs. ----
+class IfGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const auto &op = getOp<IfGradOp>();
+    std::shared_ptr<GraphRun> runs[2];
+    InputBinding binds[2];
+    for (int b = 0; b < 2; ++b) {
+      runs[b] = std::make_shared<GraphRun>(*dv_p, op.subgraph(b == 0 ? "then_branch" : "else_branch"));
+      const auto &ins = op.branchInputs(b);
+      for (size_t i = 0; i < ins.size(); ++i) binds[b].items.emplace_back(i, getInTensor(ins[i]));
+    }
+    std::vector<std::pair<size_t, TensorView>> outs;
+    for (const auto &[i, t] : op.output->tensorMap()) outs.emplace_back(static_cast<size_t>(i), getOutTensor(i));
+    TensorView cond = getInTensor(0);
+    prog.add([=] {
+      const int b = readBool(cond) ? 0 : 1;
+      binds[b].copyInto(*runs[b]);
+      runs[b]->run();
+      for (const auto &[i, v] : outs) copyBytes(v.raw(), runs[b]->outs[i].raw(), v.nbytes());
+    });
+  }
+};
+
+// ---- ScanGrad / LoopGrad ----
+
+void accumulateLoopGrad(const TensorView &acc, const TensorView &x) {
+  dispatchFloat(acc.info().dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    using C = compute_t<T>;
+    T *a = acc.data<T>();
+    const T *b = x.data<T>();
+    popx::Opx::parallelFor(acc.nelms(), [a, b](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) a[i] = static_cast<T>(static_cast<C>(a[i]) + static_cast<C>(b[i]));
+    });
+  });
+}
+
+struct IterationGradState {
+  struct Carry {
+    size_t bodyIn, bodyOut;
+    TensorView init, value;  // value: the op output staging the carried gradient
+  };
+  std::shared_ptr<GraphRun> body;
+  InputBinding whole;
+  std::vector<Carry> carried;
+  std::vector<ScanSlot> xs, ys;
+  std::vector<std::pair<size_t, TensorView>> sums;
+  TensorView mask;
+  int64_t length = 0;
+
+  void step(int64_t t) const {
+    const GraphRun &g = *body;
+    auto at = [&](const ScanSlot &s) { return s.reverse ? length - 1 - t : t; };
+    for (const auto &c : carried) g.setInput(c.bodyIn, c.value);
+    for (const auto &x : xs)
+      if (g.used[x.bodyIndex]) x.slicer.run(x.full.raw(), g.ins[x.bodyIndex].raw(), 0, at(x));
+    g.run();
+    for (const auto &c : carried) copyBytes(c.value.raw(), g.outs[c.bodyOut].raw(), c.value.nbytes());
+    for (const auto &y : ys) y.slicer.run(y.full.raw(), g.outs[y.bodyIndex].raw(), 0, at(y));
+    for (const auto &[j, acc] : sums) accumulateLoopGrad(acc, g.outs[j]);
+  }
+  void run() const {
+    for (const auto &c : carried) copyBytes(c.value.raw(), c.init.raw(), c.value.nbytes());
+    for (const auto &[j, acc] : sums) zeroBytes(acc.raw(), acc.nbytes());
+    if (mask.raw())  // rows of iterations that did not run get no gradient
+      for (const auto &y : ys) zeroBytes(y.full.raw(), y.full.nbytes());
+    whole.copyInto(*body);
+    for (int64_t t = length - 1; t >= 0; --t)
+      if (!mask.raw() || static_cast<const uint8_t *>(mask.raw())[t]) step(t);
+  }
+};
+
+class LoopScanGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const auto &op = getOp<LoopScanGradOp>();
+    const IterationGradLayout &l = op.layout();
+    auto st = std::make_shared<IterationGradState>();
+    st->body = std::make_shared<GraphRun>(*dv_p, op.subgraph("body"));
+    st->length = l.length;
+    for (const auto &c : l.carried)
+      st->carried.push_back({static_cast<size_t>(c.bodyIn), static_cast<size_t>(c.bodyOut), getInTensor(c.init),
+                             outputOrScratch(*this, c.final, inInfo(c.init))});
+    for (const auto &s : l.ins)
+      st->xs.push_back({static_cast<size_t>(s.body), getInTensor(s.op), AxisSlicer(inInfo(s.op), s.axis, false, true),
+                        s.reverse});
+    for (const auto &s : l.outs)
+      if (hasOutput(s.op))
+        st->ys.push_back({static_cast<size_t>(s.body), getOutTensor(s.op),
+                          AxisSlicer(outInfo(s.op), s.axis, false, false), s.reverse});
+    for (const auto &[j, in] : l.whole) st->whole.items.emplace_back(static_cast<size_t>(j), getInTensor(in));
+    for (const auto &[j, out] : l.summed)
+      if (hasOutput(out)) st->sums.emplace_back(static_cast<size_t>(j), getOutTensor(out));
+    if (l.mask >= 0) st->mask = getInTensor(l.mask);
+    prog.add([st] { st->run(); });
+  }
+};
+
 } // namespace
 static popx::OpxCreator<IfOpx> ifOpxCreator(onnxOp("If"));
 static popx::OpxCreator<LoopOpx> loopOpxCreator(onnxOp("Loop"));
 static popx::OpxCreator<ScanOpx> scanOpxCreator(onnxOp("Scan"));
 static popx::OpxCreator<CallOpx> callOpxCreator(graphcoreOp("Call"));
+static popx::OpxCreator<CallOpx> callGradOpxCreator(internalOp("CallGrad"));
+static popx::OpxCreator<IfGradOpx> ifGradOpxCreator(internalOp("IfGrad"));
+static popx::OpxCreator<LoopScanGradOpx> scanGradOpxCreator(internalOp("ScanGrad"));
+static popx::OpxCreator<LoopScanGradOpx> loopGradOpxCreator(internalOp("LoopGrad"));
 } // namespace popart::cpu

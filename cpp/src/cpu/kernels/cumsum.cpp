@@ -1,6 +1,7 @@
 // CumSum: the axis is read at each run. Sums run in the compute type (float for
 // float16). Along the last axis each lane is one contiguous sweep; otherwise each
 // [n, inner] block is swept along n for strips of up to 256 contiguous columns.
+// CumSumGrad runs the same kernel (its op carries the flipped `reverse`).
 #include "axis_lanes.hpp"
 #include "dispatch.hpp"
 #include "popart/error.hpp"
@@ -95,5 +96,6 @@ public:
 };
 
 } // namespace
-static popx::OpxCreator<CumSumOpx> cumsumOpxCreator(onnxOp("CumSum"));
+static popx::OpxCreator<CumSumOpx> cumsumOpxCreator(
+    std::vector<OperatorIdentifier>{onnxOp("CumSum"), internalOp("CumSumGrad")});
 } // namespace popart::cpu

@@ -1,5 +1,6 @@
 // DepthToSpace / SpaceToDepth: one strided copy of the transposed 6-d view
-// (built once at grow(); contiguous inner runs are memcpy'd).
+// (built once at grow(); contiguous inner runs are memcpy'd). The gradient is the
+// same copy with the inverse permutation.
 #include "ops/depth_space.hpp"
 #include "popart/popx/opx.hpp"
 #include "strided_copy.hpp"
@@ -8,11 +9,11 @@
 namespace popart::cpu {
 namespace {
 
-class BlockRearrangeOpx final : public popx::Opx {
+template <class OP> class BlockRearrangeOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    const auto &op = getOp<BlockRearrangeOp>();
+    const auto &op = getOp<OP>();
     popx::TensorView x = getInTensor(0), y = getOutTensor(0);
     if (y.nelms() == 0) return;
     const std::vector<int64_t> inStrides = rowMajorStrides(op.view());
@@ -26,6 +27,8 @@ public:
 };
 
 } // namespace
-static popx::OpxCreator<BlockRearrangeOpx> POPART_UNIQUE_NAME(blockRearrangeOpxCreator_)(
+static popx::OpxCreator<BlockRearrangeOpx<BlockRearrangeOp>> POPART_UNIQUE_NAME(blockRearrangeOpxCreator_)(
     std::vector<OperatorIdentifier>{onnxOp("DepthToSpace"), onnxOp("SpaceToDepth")});
+static popx::OpxCreator<BlockRearrangeOpx<BlockRearrangeGradOp>> POPART_UNIQUE_NAME(blockRearrangeGradOpxCreator_)(
+    internalOp("BlockRearrangeGrad"));
 } // namespace popart::cpu

@@ -1,6 +1,8 @@
 // Expand and Tile as strided copies built once at grow(): Expand reads broadcast
 // dims with stride 0; Tile writes the output viewed as [r0, d0, r1, d1, ...], reading
 // the input with strides [0, s0, 0, s1, ...], so inner runs stay memcpy-able.
+// Gradients: the transposed gathers, x index 0 (Expand) or o mod d (Tile) per axis.
+#include "axis_transpose.hpp"
 #include "popart/popx/opx.hpp"
 #include "strided_copy.hpp"
 
@@ -41,7 +43,29 @@ public:
   }
 };
 
+/// dy (rank R) back to x padded to rank R: per axis, output o read x index
+/// 0 (a broadcast dim), o mod d (a tiled dim) or o.
+class ExpandTileGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const Shape &dy = inShape(0), &x = outShape(0);
+    const size_t lead = dy.size() - x.size();
+    const bool tile = op_p->opid.type == "TileGrad";
+    std::vector<AxisTranspose> axes;
+    for (size_t a = 0; a < dy.size(); ++a) {
+      const int64_t d = a < lead ? 1 : x[a - lead];
+      std::vector<int64_t> idx(dy[a]);
+      for (int64_t o = 0; o < dy[a]; ++o) idx[o] = tile ? o % d : d == 1 ? 0 : o;
+      axes.emplace_back(static_cast<int>(a), d, dy[a], 1, idx);
+    }
+    growAxisTranspose(*this, prog, std::move(axes));
+  }
+};
+
 } // namespace
+static popx::OpxCreator<ExpandTileGradOpx> expandTileGradOpxCreator(
+    std::vector<OperatorIdentifier>{internalOp("ExpandGrad"), internalOp("TileGrad")});
 static popx::OpxCreator<ExpandTileOpx> expandTileOpxCreator(
     std::vector<OperatorIdentifier>{onnxOp("Expand"), onnxOp("Tile")});
 } // namespace popart::cpu

@@ -1,7 +1,8 @@
-// Normalisation kernels. Instance/Layer/MeanVariance: rows of n contiguous
-// elements, mean and variance in double (two passes), rows split across threads;
-// MVN over non-trailing axes transposes them to the end first. LpNormalization and
+// Normalisation kernels and gradients (formulas beside each). Instance/Layer/MeanVariance:
+// rows of n contiguous elements, mean and variance in double (two passes), rows split across
+// threads; MVN over non-trailing axes transposes them to the end first. LpNormalization and
 // LRN walk lanes along one axis (LRN: a sliding window of squares over channels).
+// InstanceNormalization's gradient is in groupnorm.cpp.
 #include "ops/normalization.hpp"
 #include "ops/shape_util.hpp"
 #include "popart/cpu/kernel.hpp"
@@ -113,6 +114,75 @@ public:
   }
 };
 
+/// out[idx[j]] += v[j] summed in acc[m] (out = v when idx is empty: same shape).
+template <class T>
+void normReduceTo(const double *v, int64_t n, const std::vector<int64_t> &idx, T *out, int64_t m, double *acc) {
+  if (idx.empty()) {
+    for (int64_t j = 0; j < n; ++j) out[j] = static_cast<T>(v[j]);
+    return;
+  }
+  std::fill(acc, acc + m, 0.0);
+  for (int64_t j = 0; j < n; ++j) acc[idx[j]] += v[j];
+  for (int64_t k = 0; k < m; ++k) out[k] = static_cast<T>(acc[k]);
+}
+/// LayerNormalizationGrad: inputs dY, X, Scale; outputs dX, dScale (, dB). Rows in parallel give dX and keep
+/// their mean and invstd; columns in parallel then sum dY * xh and dY, reduced to the parameter shapes.
+class LayerNormGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const Shape &s = inShape(1);
+    const int64_t axis = shapeutil::normaliseAxis(op_p->attr<Attributes::Int>("axis", -1), inInfo(1).rank());
+    const Shape norm(s.begin() + axis, s.end());
+    const int64_t rows = shapeutil::product(s, 0, axis), n = shapeutil::product(norm, 0, norm.size());
+    const double eps = op_p->attr<Attributes::Float>("epsilon", 1e-5f);
+    auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(2), norm));
+    auto bi = std::make_shared<const std::vector<int64_t>>(hasOutput(2) ? normBroadcastIndex(outShape(2), norm)
+                                                                         : std::vector<int64_t>{});
+    auto stats = std::make_shared<std::vector<double>>(static_cast<size_t>(2 * rows + 3 * n));
+    popx::TensorView dy = getInTensor(0), x = getInTensor(1), sc = getInTensor(2), dx = getOutTensor(0),
+                     ds = getOutTensor(1), db = hasOutput(2) ? getOutTensor(2) : popx::TensorView();
+    dispatchFloat(x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      prog.add([=] {
+        const T *g = dy.data<T>(), *xp = x.data<T>(), *sp = sc.data<T>();
+        T *dxp = dx.data<T>();
+        double *mean = stats->data(), *inv = mean + rows, *cs = inv + rows, *cb = cs + n;
+        auto scale = [&](int64_t j) { return static_cast<double>(sp[si->empty() ? j : (*si)[j]]); };
+        normForRows(rows, n, [&](int64_t lo, int64_t hi) {
+          for (int64_t r = lo; r < hi; ++r) {
+            double m, var, sg = 0, sgx = 0;
+            normRowMoments(xp + r * n, n, m, var);
+            const double is = 1.0 / std::sqrt(var + eps);
+            mean[r] = m, inv[r] = is;
+            for (int64_t j = 0; j < n; ++j) {
+              const double gj = static_cast<double>(g[r * n + j]) * scale(j);
+              sg += gj, sgx += gj * (static_cast<double>(xp[r * n + j]) - m) * is;
+            }
+            sg /= static_cast<double>(n), sgx /= static_cast<double>(n);
+            for (int64_t j = 0; j < n; ++j) {
+              const double xh = (static_cast<double>(xp[r * n + j]) - m) * is;
+              dxp[r * n + j] = static_cast<T>(is * (static_cast<double>(g[r * n + j]) * scale(j) - sg - xh * sgx));
+            }
+          }
+        });
+        popx::Opx::parallelFor(n, [&](int64_t lo, int64_t hi) {
+          for (int64_t j = lo; j < hi; ++j) {
+            double a = 0, b = 0;
+            for (int64_t r = 0; r < rows; ++r) {
+              const double gj = static_cast<double>(g[r * n + j]);
+              a += gj * (static_cast<double>(xp[r * n + j]) - mean[r]) * inv[r], b += gj;
+            }
+            cs[j] = a, cb[j] = b;
+          }
+        }, std::max<int64_t>(1, 16384 / std::max<int64_t>(rows, 1)));
+        normReduceTo(cs, n, *si, ds.data<T>(), ds.nelms(), cb + n);
+        if (db.raw()) normReduceTo(cb, n, *bi, db.data<T>(), db.nelms(), cb + n);
+      });
+    });
+  }
+};
+
 /// y = (x - mean) / (sqrt(var) + 1e-9) over rows of n contiguous elements.
 template <class T> void normMvnRows(const T *x, T *y, int64_t rows, int64_t n) {
   normForRows(rows, n, [&](int64_t b, int64_t e) {
@@ -125,40 +195,95 @@ template <class T> void normMvnRows(const T *x, T *y, int64_t rows, int64_t n) {
   });
 }
 
+/// dx = k (dy - mean(dy)) - k^2 sum(dy d) d / (n s), d = x - mean, s = sqrt(var), k = 1 / (s + 1e-9).
+template <class T> void normMvnGradRows(const T *dy, const T *x, T *dx, int64_t rows, int64_t n) {
+  normForRows(rows, n, [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {
+      double m, var, sdy = 0, sdd = 0;
+      normRowMoments(x + r * n, n, m, var);
+      const double sd = std::sqrt(var), k = 1.0 / (sd + 1e-9);
+      for (int64_t i = 0; i < n; ++i) {
+        const double g = static_cast<double>(dy[r * n + i]);
+        sdy += g, sdd += g * (static_cast<double>(x[r * n + i]) - m);
+      }
+      const double mdy = sdy / static_cast<double>(n), c2 = sd > 0 ? k * k * sdd / (static_cast<double>(n) * sd) : 0.0;
+      for (int64_t i = 0; i < n; ++i)
+        dx[r * n + i] = static_cast<T>(k * (static_cast<double>(dy[r * n + i]) - mdy) -
+                                       c2 * (static_cast<double>(x[r * n + i]) - m));
+    }
+  });
+}
+
+/// X seen as rows of n reduced elements; when the reduced axes are not trailing, toRows / fromRows
+/// permute them to the end and back (null otherwise).
+struct MvnRows {
+  int64_t rows = 1, n = 1;
+  std::shared_ptr<StridedCopy> toRows, fromRows;
+};
+
+MvnRows mvnRows(const Op &op, const Shape &s, size_t elemSize) {
+  auto axes = shapeutil::normaliseAxes(op.attr<Attributes::Ints>("axes", {0, 2, 3}), static_cast<int64_t>(s.size()));
+  std::sort(axes.begin(), axes.end());
+  std::vector<int64_t> perm;  // kept axes, then reduced axes
+  for (int64_t a = 0; a < static_cast<int64_t>(s.size()); ++a)
+    if (!std::binary_search(axes.begin(), axes.end(), a)) perm.push_back(a);
+  const int64_t kept = static_cast<int64_t>(perm.size());
+  perm.insert(perm.end(), axes.begin(), axes.end());
+  Shape ps;
+  std::vector<int64_t> src;
+  const auto st = rowMajorStrides(s);
+  for (int64_t a : perm) ps.push_back(s[a]), src.push_back(st[a]);
+  MvnRows m;
+  m.rows = shapeutil::product(ps, 0, kept), m.n = shapeutil::product(ps, kept, ps.size());
+  if (std::is_sorted(perm.begin(), perm.end())) return m;
+  std::vector<int64_t> back(s.size());  // strides of the permuted buffer, per original axis
+  const auto pst = rowMajorStrides(ps);
+  for (size_t k = 0; k < perm.size(); ++k) back[perm[k]] = pst[k];
+  m.toRows = std::make_shared<StridedCopy>(ps, src, pst, 0, 0, elemSize);
+  m.fromRows = std::make_shared<StridedCopy>(s, back, st, 0, 0, elemSize);
+  return m;
+}
+
 class MeanVarianceNormOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    const auto &axes = getOp<MeanVarianceNormOp>().axes();
     popx::TensorView x = getInTensor(0), y = getOutTensor(0);
-    const Shape &s = x.shape();
-    std::vector<int64_t> perm;  // kept axes, then reduced axes
-    for (int64_t a = 0; a < x.rank(); ++a)
-      if (!std::binary_search(axes.begin(), axes.end(), a)) perm.push_back(a);
-    const int64_t kept = static_cast<int64_t>(perm.size());
-    perm.insert(perm.end(), axes.begin(), axes.end());
-    Shape ps;
-    std::vector<int64_t> src;
-    const auto st = rowMajorStrides(s);
-    for (int64_t a : perm) ps.push_back(s[a]), src.push_back(st[a]);
-    const int64_t rows = shapeutil::product(ps, 0, kept), n = shapeutil::product(ps, kept, ps.size());
-    const bool trailing = std::is_sorted(perm.begin(), perm.end());
     dispatchFloat(x.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      if (trailing) {
-        prog.add([=] { normMvnRows(x.data<T>(), y.data<T>(), rows, n); });
+      const MvnRows m = mvnRows(*op_p, x.shape(), sizeof(T));
+      if (!m.toRows) {
+        prog.add([=] { normMvnRows(x.data<T>(), y.data<T>(), m.rows, m.n); });
         return;
       }
-      std::vector<int64_t> back(s.size());  // strides of the permuted buffer, per original axis
-      const auto pst = rowMajorStrides(ps);
-      for (size_t k = 0; k < perm.size(); ++k) back[perm[k]] = pst[k];
-      auto in = std::make_shared<StridedCopy>(ps, src, pst, 0, 0, sizeof(T));
-      auto out = std::make_shared<StridedCopy>(s, back, st, 0, 0, sizeof(T));
       popx::TensorView t0 = createTensor(x.info()), t1 = createTensor(x.info());
       prog.add([=] {
-        in->run(x.raw(), t0.raw());
-        normMvnRows(t0.data<T>(), t1.data<T>(), rows, n);
-        out->run(t1.raw(), y.raw());
+        m.toRows->run(x.raw(), t0.raw());
+        normMvnRows(t0.data<T>(), t1.data<T>(), m.rows, m.n);
+        m.fromRows->run(t1.raw(), y.raw());
+      });
+    });
+  }
+};
+
+/// MeanVarianceNormalizationGrad: inputs dY, X; output dX.
+class MeanVarianceNormGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    popx::TensorView dy = getInTensor(0), x = getInTensor(1), dx = getOutTensor(0);
+    dispatchFloat(x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const MvnRows m = mvnRows(*op_p, x.shape(), sizeof(T));
+      if (!m.toRows) {
+        prog.add([=] { normMvnGradRows(dy.data<T>(), x.data<T>(), dx.data<T>(), m.rows, m.n); });
+        return;
+      }
+      popx::TensorView t0 = createTensor(x.info()), t1 = createTensor(x.info()), t2 = createTensor(x.info());
+      prog.add([=] {
+        m.toRows->run(dy.raw(), t0.raw()), m.toRows->run(x.raw(), t1.raw());
+        normMvnGradRows(t0.data<T>(), t1.data<T>(), t2.data<T>(), m.rows, m.n);
+        m.fromRows->run(t2.raw(), dx.raw());
       });
     });
   }
@@ -214,10 +339,89 @@ void lrnKernel(KernelContext &ctx) {
   });
 }
 
+/// LpNormalizationGrad (inputs dY, X): with y = x / N along the axis, dx = (dy - q sum(dy y)) / N,
+/// q = y (p = 2) or sign(x) (p = 1); dx = 0 where N = 0.
+void lpNormGradKernel(KernelContext &ctx) {
+  const AxisLanes l = axisLanes(ctx.inInfo(1).shape(), shapeutil::normaliseAxis(ctx.op().attr<Attributes::Int>("axis", -1),
+                                                                                ctx.inInfo(1).rank()));
+  const bool l1 = ctx.op().attr<Attributes::Int>("p", 2) == 1;
+  dispatchFloat(ctx.inInfo(1).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *dy = ctx.in<T>(0).data(), *x = ctx.in<T>(1).data();
+    T *dx = ctx.out<T>(0).data();
+    forEachLane(l, [&](int64_t, int64_t base) {
+      double norm = 0, dot = 0;
+      for (int64_t k = 0; k < l.n; ++k) {
+        const double v = static_cast<double>(x[base + k * l.inner]);
+        norm += l1 ? std::abs(v) : v * v;
+        dot += v * static_cast<double>(dy[base + k * l.inner]);
+      }
+      norm = l1 ? norm : std::sqrt(norm);
+      const double inv = norm == 0 ? 0.0 : 1.0 / norm, sdyy = dot * inv;
+      for (int64_t k = 0; k < l.n; ++k) {
+        const double v = static_cast<double>(x[base + k * l.inner]);
+        const double q = l1 ? (v > 0) - (v < 0) : v * inv;
+        dx[base + k * l.inner] = static_cast<T>((static_cast<double>(dy[base + k * l.inner]) - q * sdyy) * inv);
+      }
+    });
+  });
+}
+
+/// LRNGrad (inputs dY, X), D_c = bias + alpha / size * S_c the window sum of squares:
+///   dx_k = dy_k D_k^-beta - 2 alpha beta / size * x_k * sum_{c in [k - hi, k + lo]} dy_c x_c D_c^(-beta-1).
+/// D is kept in a scratch tensor (same layout as X); the second window slides over the t_c terms.
+class LRNGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const Op &op = *op_p;
+    const int64_t size = op.attr<Attributes::Int>("size");
+    const double alpha = op.attr<Attributes::Float>("alpha", 1e-4f), beta = op.attr<Attributes::Float>("beta", 0.75f),
+                 bias = op.attr<Attributes::Float>("bias", 1.0f);
+    const int64_t lo = (size - 1) / 2, hi = size / 2;  // window(c) = [c - lo, c + hi]
+    const AxisLanes l = axisLanes(inShape(1), 1);
+    auto scratch = std::make_shared<std::vector<double>>(static_cast<size_t>(inInfo(1).nelms()));
+    popx::TensorView dyv = getInTensor(0), xv = getInTensor(1), dxv = getOutTensor(0);
+    dispatchFloat(inInfo(1).dataType(), [&](auto tag) {
+      using T = decltype(tag);
+      prog.add([=] {
+        const T *dy = dyv.data<T>(), *x = xv.data<T>();
+        T *dx = dxv.data<T>();
+        double *d = scratch->data();
+        forEachLane(l, [&](int64_t, int64_t base) {
+          auto at = [&](const auto *p, int64_t c) { return static_cast<double>(p[base + c * l.inner]); };
+          double win = 0;
+          for (int64_t c = 0; c < std::min(hi, l.n); ++c) win += at(x, c) * at(x, c);
+          for (int64_t c = 0; c < l.n; ++c) {  // d = D, then t = dy x D^(-beta-1)
+            if (c + hi < l.n) win += at(x, c + hi) * at(x, c + hi);
+            if (c - lo - 1 >= 0) win -= at(x, c - lo - 1) * at(x, c - lo - 1);
+            const double dc = bias + alpha / static_cast<double>(size) * std::max(win, 0.0), p = std::pow(dc, -beta);
+            dx[base + c * l.inner] = static_cast<T>(at(dy, c) * p);
+            d[base + c * l.inner] = at(dy, c) * at(x, c) * p / dc;
+          }
+          double tw = 0;
+          for (int64_t c = 0; c < std::min(lo, l.n); ++c) tw += at(d, c);
+          const double k2 = 2 * alpha * beta / static_cast<double>(size);
+          for (int64_t k = 0; k < l.n; ++k) {  // window [k - hi, k + lo]
+            if (k + lo < l.n) tw += at(d, k + lo);
+            if (k - hi - 1 >= 0) tw -= at(d, k - hi - 1);
+            dx[base + k * l.inner] = static_cast<T>(at(dx, k) - k2 * at(x, k) * tw);
+          }
+        });
+      });
+    });
+  }
+};
+
 } // namespace
 POPART_REGISTER_KERNEL(onnxOp("InstanceNormalization"), instanceNormKernel);
 POPART_REGISTER_KERNEL(onnxOp("LpNormalization"), lpNormKernel);
 POPART_REGISTER_KERNEL(onnxOp("LRN"), lrnKernel);
 static popx::OpxCreator<LayerNormOpx> POPART_UNIQUE_NAME(layerNormOpxCreator_)(onnxOp("LayerNormalization"));
 static popx::OpxCreator<MeanVarianceNormOpx> POPART_UNIQUE_NAME(mvnOpxCreator_)(onnxOp("MeanVarianceNormalization"));
+POPART_REGISTER_KERNEL(internalOp("LpNormalizationGrad"), lpNormGradKernel);
+static popx::OpxCreator<LayerNormGradOpx> POPART_UNIQUE_NAME(layerNormGradOpxCreator_)(internalOp("LayerNormalizationGrad"));
+static popx::OpxCreator<MeanVarianceNormGradOpx> POPART_UNIQUE_NAME(mvnGradOpxCreator_)(
+    internalOp("MeanVarianceNormalizationGrad"));
+static popx::OpxCreator<LRNGradOpx> POPART_UNIQUE_NAME(lrnGradOpxCreator_)(internalOp("LRNGrad"));
 } // namespace popart::cpu

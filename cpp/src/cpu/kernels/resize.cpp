@@ -1,7 +1,9 @@
 // Resize/Upsample. Nearest: one TableGather (source index per output index and
 // axis). Linear/cubic: separable passes, one per resized axis (shrinking axes
 // first), each y[.., o, ..] = sum_k w_k(o) x[.., i_k(o), ..] with taps built at grow().
+// ResizeGrad: the transpose of the same tables/taps, one axis at a time.
 #include "ops/resize.hpp"
+#include "axis_transpose.hpp"
 #include "dispatch.hpp"
 #include "table_gather.hpp"
 #include <cmath>
@@ -249,7 +251,33 @@ public:
   }
 };
 
+/// dx = the transposed interpolation of dy: nearest tables, or linear/cubic
+/// taps without the extrapolated outputs.
+class ResizeGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const RP &p = getOp<ResizeGradOp>().params();
+    const Shape &x = outShape(0), &y = inShape(0);
+    if (outInfo(0).nelms() == 0) return;
+    std::vector<AxisTranspose> axes;
+    if (p.mode == ResizeOp::Mode::Nearest) {
+      auto tables = resizeNearestTables(p, x, y);
+      for (size_t a = 0; a < x.size(); ++a) axes.emplace_back(static_cast<int>(a), x[a], y[a], 1, tables[a]);
+    } else {
+      for (size_t a = 0; a < x.size(); ++a) {
+        ResizeAxisTaps t(p, static_cast<int>(a), x[a], y[a]);
+        for (int64_t o = 0; o < t.out; ++o)
+          if (t.outside[o]) std::fill(t.idx.begin() + o * t.n, t.idx.begin() + (o + 1) * t.n, int64_t(-1));
+        axes.emplace_back(static_cast<int>(a), x[a], y[a], t.n, t.idx, t.w);
+      }
+    }
+    growAxisTranspose(*this, prog, std::move(axes));
+  }
+};
+
 } // namespace
+static popx::OpxCreator<ResizeGradOpx> POPART_UNIQUE_NAME(resizeGradOpxCreator_)(internalOp("ResizeGrad"));
 static popx::OpxCreator<ResizeOpx> POPART_UNIQUE_NAME(resizeOpxCreator_)(
     std::vector<OperatorIdentifier>{onnxOp("Resize"), onnxOp("Upsample")});
 } // namespace popart::cpu

@@ -1,5 +1,6 @@
 // ReverseSequence: blocks of inner = prod(shape[2:]) elements; block (b, t) of y
-// is block (b, len_b - 1 - t) of x for t < len_b, else block (b, t).
+// is block (b, len_b - 1 - t) of x for t < len_b, else block (b, t). The gradient
+// (ReverseSequenceGrad, inputs dY and sequence_lens) is the same reversal.
 #include "ops/shape_util.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "dispatch.hpp"
@@ -31,4 +32,5 @@ void reverseSequence(KernelContext &ctx) {
 
 } // namespace
 POPART_REGISTER_KERNEL(onnxOp("ReverseSequence"), reverseSequence);
+POPART_REGISTER_KERNEL(internalOp("ReverseSequenceGrad"), reverseSequence);
 } // namespace popart::cpu

@@ -1,9 +1,12 @@
 // Helpers shared by the element- and tuple-indexed gather/scatter kernels:
-// index normalisation with range checks, and the scatter reductions.
+// index normalisation with range checks, the scatter reductions and the scatter
+// gradients (serial over the updates, in scatter order, like the forward).
 #pragma once
 #include "ops/indexing.hpp"
 #include "dispatch.hpp"
+#include "popart/popx/opx.hpp"
 #include <algorithm>
+#include <type_traits>
 
 namespace popart::cpu {
 
@@ -38,6 +41,80 @@ template <class T> void scatterCombine(ScatterReduction r, T &dst, T v) {
 template <class F> void dispatchIndex(DataType t, F &&f) {
   if (t == DataType::INT32) f(int32_t{});
   else f(int64_t{});
+}
+
+/// Gradients of y = scatter(x, indices, updates) with reduction r, for x (dx, n elements)
+/// and the updates (du). pairs(reverse, f) calls f(u, p) for every update element u and
+/// the data position p it is combined into, in scatter order (backwards when reverse).
+/// s0, s1: n scratch values each (mul, max, min only).
+template <class T, class Pairs>
+void scatterGrad(ScatterReduction r, const Pairs &pairs, int64_t n, const T *dy, const T *x, const T *upd, T *dx,
+                 T *du, compute_t<T> *s0, compute_t<T> *s1) {
+  using C = compute_t<T>;
+  auto each = [n](auto f) {
+    popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) f(i);
+    }, 1 << 14);
+  };
+  switch (r) {
+  case ScatterReduction::None:  // only the last write to a position reaches y
+    each([&](int64_t i) { dx[i] = dy[i]; });
+    pairs(true, [&](int64_t u, int64_t p) { du[u] = dx[p], dx[p] = T(0.0f); });
+    return;
+  case ScatterReduction::Add:
+    each([&](int64_t i) { dx[i] = dy[i]; });
+    pairs(false, [&](int64_t u, int64_t p) { du[u] = dy[p]; });
+    return;
+  case ScatterReduction::Max:
+  case ScatterReduction::Min: {  // s0 = the result, s1 = how many values equal it
+    const bool max = r == ScatterReduction::Max;
+    each([&](int64_t i) { s0[i] = C(x[i]); });
+    pairs(false, [&](int64_t u, int64_t p) { s0[p] = max ? std::max(s0[p], C(upd[u])) : std::min(s0[p], C(upd[u])); });
+    each([&](int64_t i) { s1[i] = C(x[i]) == s0[i]; });
+    pairs(false, [&](int64_t u, int64_t p) { s1[p] += C(upd[u]) == s0[p]; });
+    each([&](int64_t i) { dx[i] = T(C(x[i]) == s0[i] ? C(dy[i]) / s1[i] : C(0)); });
+    pairs(false, [&](int64_t u, int64_t p) { du[u] = T(C(upd[u]) == s0[p] ? C(dy[p]) / s1[p] : C(0)); });
+    return;
+  }
+  case ScatterReduction::Mul: {  // s0 = product of the non-zero factors, s1 = number of zeros
+    each([&](int64_t i) { s0[i] = C(x[i]) != 0 ? C(x[i]) : C(1), s1[i] = C(x[i]) == 0; });
+    pairs(false, [&](int64_t u, int64_t p) {
+      if (C(upd[u]) != 0) s0[p] *= C(upd[u]);
+      else s1[p] += 1;
+    });
+    auto others = [&](C v, int64_t p) {  // product of the other factors, without dividing by zero
+      return v != 0 ? (s1[p] > 0 ? C(0) : s0[p] / v) : (s1[p] == 1 ? s0[p] : C(0));
+    };
+    each([&](int64_t i) { dx[i] = T(C(dy[i]) * others(C(x[i]), i)); });
+    pairs(false, [&](int64_t u, int64_t p) { du[u] = T(C(dy[p]) * others(C(upd[u]), p)); });
+    return;
+  }
+  }
+}
+
+/// Grows ScatterElementsGrad / ScatterNDGrad: inputs dY, indices (and data, updates
+/// for mul/max/min), outputs dx, du. makePairs(indices pointer) gives scatterGrad's pairs.
+template <class MakePairs>
+void growScatterGrad(const popx::Opx &opx, popx::Sequence &prog, ScatterReduction red, MakePairs makePairs) {
+  popx::TensorView dy = opx.getInTensor(0), ind = opx.getInTensor(1), dx = opx.getOutTensor(0),
+                   du = opx.getOutTensor(1);
+  if (dx.nelms() == 0) return;
+  const bool stats = red != ScatterReduction::None && red != ScatterReduction::Add;
+  popx::TensorView x = stats ? opx.getInTensor(2) : dy, upd = stats ? opx.getInTensor(3) : du;
+  dispatchIndex(ind.dtype(), [&](auto itag) {
+    using I = decltype(itag);
+    dispatchFloat(dx.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      using C = compute_t<T>;
+      const DataType ct = std::is_same_v<C, double> ? DataType::DOUBLE : DataType::FLOAT;
+      popx::TensorView s = stats ? opx.createTensor(TensorInfo(ct, Shape{2 * dx.nelms()})) : popx::TensorView();
+      prog.add([=] {
+        C *s0 = stats ? s.data<C>() : nullptr;
+        scatterGrad(red, makePairs(ind.data<I>()), dx.nelms(), dy.data<T>(), x.data<T>(), upd.data<T>(),
+                    dx.data<T>(), du.data<T>(), s0, s0 ? s0 + dx.nelms() : nullptr);
+      });
+    });
+  });
 }
 
 } // namespace popart::cpu

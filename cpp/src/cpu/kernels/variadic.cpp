@@ -1,10 +1,11 @@
 // Max, Min, Sum, Mean over N inputs: y = f(x0, x1), then y = f(y, xk) for k >= 2,
 // each pass a broadcast plan made at grow(); Mean scales in its last pass. Max/Min
 // propagate NaN. One input is copied.
-#include "broadcast.hpp"
-#include "dispatch.hpp"
+// <Type>ArgGrad for input k: t = dy (Sum), dy / N (Mean), dy [x_k == y] / count with
+// count = #{j : x_j == y} (Max/Min, ties share), summed over k's broadcast dims.
 #include "popart/popx/opx.hpp"
 #include "strided_copy.hpp"
+#include "sum_to_shape.hpp"
 #include <type_traits>
 
 namespace popart::cpu {
@@ -72,7 +73,74 @@ private:
   }
 };
 
+// cnt[i] += (y[i] == x[i]) with x broadcast by `p` (made against y's shape).
+template <class T> void countTies(const BroadcastPlan &p, const T *y, const T *x, T *cnt) {
+  using C = compute_t<T>;
+  runBroadcastRows(p, y, x, cnt, [](const T *yr, const T *xr, T *cr, int64_t n, RowMode m) {
+    const int64_t sx = m == RowMode::VV ? 1 : 0;
+    for (int64_t i = 0; i < n; ++i) cr[i] = T(C(cr[i]) + (C(yr[i]) == C(xr[i * sx]) ? C(1) : C(0)));
+  });
+}
+
+// t[i] = x[i] == y[i] ? dy[i] / cnt[i] : 0 (x broadcast by `p`; dy, y, cnt, t share y's shape).
+template <class T> void shareTies(const BroadcastPlan &p, const T *dy, const T *y, const T *x, const T *cnt, T *t) {
+  using C = compute_t<T>;
+  runBroadcastRows(p, y, x, t, [=](const T *yr, const T *xr, T *tr, int64_t n, RowMode m) {
+    const int64_t sx = m == RowMode::VV ? 1 : 0, off = tr - t;
+    for (int64_t i = 0; i < n; ++i)
+      tr[i] = C(yr[i]) == C(xr[i * sx]) ? T(C(dy[off + i]) / C(cnt[off + i])) : T(0.0f);
+  });
+}
+
+class VariadicGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const std::string &t = op_p->opid.type;
+    const std::string type = t.substr(0, t.size() - 7);  // strip "ArgGrad"
+    const auto arg = op_p->attr<Attributes::Int>("arg");
+    const auto n = op_p->attr<Attributes::Int>("n");
+    auto dy = getInTensor(0), dx = getOutTensor(0);
+    const Shape &out = dy.shape();
+    const bool reduce = dx.nelms() != dy.nelms();
+    const BroadcastPlan sumPlan = makeSumPlan(dx.shape(), out);
+    const bool ties = type == "Max" || type == "Min";
+    popx::TensorView full = reduce && ties ? createTensor(dy.info()) : dx;
+    popx::TensorView cnt = ties ? createTensor(dy.info()) : popx::TensorView{};
+    std::vector<popx::TensorView> xs;
+    std::vector<BroadcastPlan> plans;
+    for (int64_t j = 0; ties && j < n; ++j) {
+      xs.push_back(getInTensor(static_cast<InIndex>(j + 2)));
+      plans.push_back(makeBroadcastPlan(out, xs.back().shape(), out));
+    }
+    popx::TensorView y = ties ? getInTensor(1) : popx::TensorView{};
+    const double scale = type == "Mean" ? 1.0 / static_cast<double>(n) : 1.0;
+    prog.add([=] {
+      dispatchFloat(dx.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        using C = compute_t<T>;
+        if (!ties) {
+          if (reduce) sumToShape(sumPlan, dy.data<T>(), dx.data<T>(), dx.nelms());
+          else copyBytes(dx.raw(), dy.raw(), dx.nbytes());
+          T *d = dx.data<T>();
+          if (scale != 1.0)
+            for (int64_t i = 0; i < dx.nelms(); ++i) d[i] = T(C(d[i]) * C(scale));
+          return;
+        }
+        T *c = cnt.data<T>();
+        std::fill(c, c + cnt.nelms(), T(0.0f));
+        for (size_t j = 0; j < xs.size(); ++j) countTies(plans[j], y.data<T>(), xs[j].data<T>(), c);
+        shareTies(plans[arg], dy.data<T>(), y.data<T>(), xs[arg].data<T>(), static_cast<const T *>(c),
+                  full.data<T>());
+        if (reduce) sumToShape(sumPlan, static_cast<const T *>(full.data<T>()), dx.data<T>(), dx.nelms());
+      });
+    });
+  }
+};
+
 } // namespace
+static popx::OpxCreator<VariadicGradOpx> variadicGradOpxCreator(std::vector<OperatorIdentifier>{
+    internalOp("MaxArgGrad"), internalOp("MinArgGrad"), internalOp("SumArgGrad"), internalOp("MeanArgGrad")});
 static popx::OpxCreator<VariadicOpx> variadicOpxCreator(
     std::vector<OperatorIdentifier>{onnxOp("Max"), onnxOp("Min"), onnxOp("Sum"), onnxOp("Mean")});
 } // namespace popart::cpu

@@ -2,8 +2,11 @@
 // merged where all three broadcast the same way; the inner run reads each input as
 // a vector or a scalar (one of eight row functions); outer rows advance by odometer.
 // Elements are moved by size, so every type shares one loop.
+// WhereXGrad / WhereYGrad: t = c ? dy : 0 (c ? 0 : dy) over the output's shape,
+// then summed over the dims X (Y) was broadcast along.
 #include "popart/popx/opx.hpp"
 #include "strided_copy.hpp"
+#include "sum_to_shape.hpp"
 #include <array>
 
 namespace popart::cpu {
@@ -119,6 +122,29 @@ public:
   }
 };
 
+class WhereGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto dy = getInTensor(0), c = getInTensor(1), dx = getOutTensor(0);
+    const bool pick = op_p->opid.type == "WhereXGrad";  // the gradient flows where c == pick
+    const Shape &out = inShape(0);
+    const bool reduce = dx.nelms() != dy.nelms();
+    popx::TensorView full = reduce ? createTensor(dy.info()) : dx;
+    const BroadcastPlan plan = makeBroadcastPlan(out, c.shape(), out), sumPlan = makeSumPlan(dx.shape(), out);
+    prog.add([=] {
+      dispatchFloat(dx.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        runBroadcast(plan, dy.data<T>(), static_cast<const bool *>(c.raw()), full.data<T>(),
+                     [pick](T g, bool k) { return k == pick ? g : T(0.0f); });
+        if (reduce) sumToShape(sumPlan, static_cast<const T *>(full.data<T>()), dx.data<T>(), dx.nelms());
+      });
+    });
+  }
+};
+
 } // namespace
 static popx::OpxCreator<WhereOpx> whereOpxCreator(onnxOp("Where"));
+static popx::OpxCreator<WhereGradOpx> whereGradOpxCreator(
+    std::vector<OperatorIdentifier>{internalOp("WhereXGrad"), internalOp("WhereYGrad")});
 } // namespace popart::cpu
