@@ -123,3 +123,13 @@ def test_cumsum_grad_runtime_axis(op_tester):
     x = np.random.RandomState(6).randn(2, 6).astype(np.float32)
     eltwise_grad_check(op_tester, "CumSum", [x, np.array(1, np.int32)], lambda x, a: cumsum(x, 1, 1, 0),
                        attrs={"exclusive": 1}, opset=11)
+
+
+def test_reduce_grad_errors(op_tester):
+    import popart
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(popart.popart_exception, match="ReduceMax.*axis 2 out of range for rank 2"):
+        eltwise_grad_check(op_tester, "ReduceMax", [x], lambda x: x, attrs={"axes": [2]})
+    with pytest.raises(popart.popart_exception, match="CumSum.*axis must be INT32 or INT64"):
+        eltwise_grad_check(op_tester, "CumSum", [x, op_tester.const(np.array(1.0, np.float32))], lambda x, a: x,
+                           opset=14)

@@ -66,3 +66,12 @@ def test_where_grad_opset9_one_input(op_tester):
     c = np.array([True, False, True])
     x, y = np.arange(3, dtype=np.float32), np.ones((2, 3), np.float32)
     eltwise_grad_check(op_tester, "Where", [c, x, y], lambda c, x, y: torch.where(c, x, y), wrt=[1], opset=9)
+
+
+def test_where_variadic_grad_errors(op_tester):
+    import popart
+    x = np.ones((2, 3), np.float32)
+    with pytest.raises(popart.popart_exception, match="Where.*input 0.*expected one of \\[BOOL\\]"):
+        eltwise_grad_check(op_tester, "Where", [x, x, x], lambda c, x, y: x, wrt=[1], opset=16)
+    with pytest.raises(popart.popart_exception, match="Max.*broadcasting needs opset 8"):
+        eltwise_grad_check(op_tester, "Max", [x, np.ones((3,), np.float32)], lambda a, b: a, wrt=[0, 1], opset=6)

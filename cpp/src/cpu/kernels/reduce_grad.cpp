@@ -10,6 +10,7 @@
 #include "ops/reduce.hpp"
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace popart::cpu {
 namespace {
