@@ -89,6 +89,8 @@ void rnnCheckInputs(const Op &op, const RnnConfig &c) {
   if (c.cell == RnnCell::Lstm) {
     rnnExpectShape(op, kRnnInitC, "initial_c", state);
     rnnExpectShape(op, kRnnP, "P", {c.dirs, 3 * c.hidden});
+  } else if (op.hasInput(kRnnInitC) || op.hasInput(kRnnP)) {
+    throw error("has {} inputs; only LSTM takes initial_c and P (at most 6 inputs)", op.input->maxIndex());
   }
   const char *names[] = {"X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"};
   for (InIndex i : {kRnnW, kRnnR, kRnnB, kRnnInitH, kRnnInitC, kRnnP}) rnnExpectFloat(op, i, names[i]);

@@ -250,11 +250,27 @@ def test_graphcore_lstm_builder():
     ("GRU", {"input": (0, np.zeros((5, 4), np.float32))}, "input X must have rank 3"),
     ("RNN", {"attrs": {"hidden_size": 7}}, "hidden_size 7"),
     ("LSTM", {"input": (4, np.zeros(3, np.int64))}, "sequence_lens has type INT64, expected INT32"),
+    ("LSTM", {"input": (5, np.zeros((1, 2, 3), np.float32))}, "initial_h has shape"),
+    ("LSTM", {"input": (3, np.zeros((1, 24), np.float64))}, "input B has type DOUBLE, expected FLOAT"),
+    ("GRU", {"input": (6, np.zeros((1, 3, 3), np.float32))}, "only LSTM takes initial_c and P"),
 ])
 def test_errors(op, change, match):
     ins = random_inputs(op, 5, 3, 4, 3, seed=1)
     if "input" in change:
         i, a = change["input"]
+        ins += [None] * (i + 1 - len(ins))
         ins[i] = a
     with pytest.raises(popart.popart_exception, match=match):
         _run_model(op, ins, change.get("attrs", {}), ["y"], opset=change.get("opset", 14))
+
+
+@pytest.mark.parametrize("shapes,match", [
+    ([(5, 3, 4), (4, 6, 3), (4, 3)], r"weights has shape \[4 6 3\]|weights has shape"),
+    ([(5, 3, 4), (3, 7, 3), (4, 3)], "expected \\[4, input_size \\+ hidden_size, hidden_size\\]"),
+    ([(5, 3, 4), (4, 7, 3), (4, 4)], "biases has shape"),
+    ([(5, 3, 4), (4, 7, 3), (4, 3), (2, 2, 3)], "initial_state has shape"),
+])
+def test_graphcore_lstm_errors(shapes, match):
+    ins = [np.zeros(s, np.float32) for s in shapes]
+    with pytest.raises(popart.popart_exception, match=match):
+        _run_model("LSTM", ins, {}, ["out", "cell"], domain="ai.graphcore")
