@@ -1,18 +1,21 @@
 // Conv (ai.onnx 1, 11): Y[n, m, o] = B[m] + sum_{c in group(m), k} X[n, c, o*s + k*d - padBegin] * W[m, c, k],
 // 1-D/2-D/3-D, with groups, dilations, strides, pads and auto_pad (window rules in conv_attributes.hpp).
+// Gradients: ConvDataGrad dX = conv_transpose(dY, W) (oneDNN backward-data), ConvWeightsGrad
+// dW[m, c, k] = sum_{n, o} dY[n, m, o] X[n, c, o*s + k*d - padBegin], ConvBiasGrad dB[m] = sum_{n, o} dY[n, m, o].
 #include "conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 #include <algorithm>
 
 namespace popart {
-namespace {
 
 Shape convIntsAttr(const Op &op, const std::string &name, size_t rank, int64_t dflt) {
   auto v = op.attr<Attributes::Ints>(name, Shape(rank, dflt));
   if (v.size() != rank) throw error("attribute {} has {} values, expected {}", name, v.size(), rank);
   return v;
 }
+
+namespace {
 
 void windowSamePads(WindowGeometry &g, size_t i, bool upper) {
   g.out[i] = (g.in[i] + g.strides[i] - 1) / g.strides[i];
@@ -63,10 +66,44 @@ WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape 
 
 namespace {
 
+class ConvGradOp final : public Op {
+public:
+  ConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt)
+      : Op(internalOp(type), fwd.settings), gradInfo_(fwd.inInfo(wrt)) {
+    attributes().setAttribute("group", fwd.attr<Attributes::Int>("group", 1));
+    attributes().setAttribute("strides", g.strides);
+    attributes().setAttribute("dilations", g.dilations);
+    Shape pads = g.padsBegin;
+    pads.insert(pads.end(), g.padsEnd.begin(), g.padsEnd.end());
+    attributes().setAttribute("pads", pads);
+    inputs_.push_back({0, 0, GradOpInType::GradOut});
+    if (other >= 0) inputs_.push_back({1, other, GradOpInType::In});
+    outputs_[0] = wrt;
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = gradInfo_; }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override { return inputs_; }
+  const std::map<int, int> &gradOutToNonGradIn() const override { return outputs_; }
+
+private:
+  TensorInfo gradInfo_;
+  std::vector<GradInOutMapper> inputs_;
+  std::map<int, int> outputs_;
+};
+
 class ConvOp final : public Op {  // inputs: X (0), W (1), B (2, optional)
 public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override {
+    const auto &x = inShape(0), &w = inShape(1);
+    auto g = windowGeometry(*this, Shape(x.begin() + 2, x.end()), Shape(w.begin() + 2, w.end()));
+    std::vector<std::unique_ptr<Op>> v;
+    v.push_back(makeConvGradOp("ConvDataGrad", *this, g, 1, 0));
+    v.push_back(makeConvGradOp("ConvWeightsGrad", *this, g, 0, 1));
+    if (hasInput(2)) v.push_back(makeConvGradOp("ConvBiasGrad", *this, g, -1, 2));
+    return v;
+  }
   void setup() override {
     const auto &x = inInfo(0), &w = inInfo(1);
     if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
@@ -89,5 +126,15 @@ public:
 };
 
 } // namespace
+
+std::unique_ptr<Op> makeConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt) {
+  return std::make_unique<ConvGradOp>(type, fwd, g, other, wrt);
+}
+
 POPART_REGISTER_OP(ConvOp, onnxOp("Conv", {1, 11}), floatTypes());
+POPART_REGISTER_OP(ConvGradOp, internalOp("ConvDataGrad"));
+POPART_REGISTER_OP(ConvGradOp, internalOp("ConvWeightsGrad"));
+POPART_REGISTER_OP(ConvGradOp, internalOp("ConvBiasGrad"));
+POPART_REGISTER_OP(ConvGradOp, internalOp("ConvTransposeDataGrad"));
+POPART_REGISTER_OP(ConvGradOp, internalOp("ConvTransposeWeightsGrad"));
 } // namespace popart

@@ -1,6 +1,8 @@
 // MaxPool (1, 8, 10, 11, 12), AveragePool (1, 7, 10, 11, 19): Y[n, c, o] = max / mean over the window
 // x[n, c, o*s + k*d - padBegin] (window rules in conv_attributes.hpp; AveragePool divides by the count of
 // in-bounds elements, or of padded ones with count_include_pad). GlobalAveragePool/GlobalMaxPool (1): whole spatial extent.
+// Gradients (<type>Grad, inputs dY, X): max pools route dY to the window's first maximum; average pools
+// spread dY / count evenly over the window's counted positions. The Indices output has no gradient.
 #include "conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -12,10 +14,29 @@ void checkPoolInput(const TensorInfo &x) {
   if (x.rank() < 3) throw error("pooling input X must have rank >= 3 ([N, C, spatial...]), got {}", x.shape());
 }
 
+/// Attributes: the forward op's. Output dX has the info of X.
+class PoolGradOp final : public Op {
+public:
+  explicit PoolGradOp(const Op &fwd) : Op(internalOp(fwd.opid.type + "Grad"), fwd.settings) {
+    attributes() = fwd.attributes();
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = inInfo(1); }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override {
+    static const std::vector<GradInOutMapper> info{{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}};
+    return info;
+  }
+  const std::map<int, int> &gradOutToNonGradIn() const override {
+    static const std::map<int, int> out{{0, 0}};
+    return out;
+  }
+};
+
 class PoolOp final : public Op {  // input X; outputs Y (0), Indices (1, MaxPool only)
 public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<PoolGradOp>(*this); }
   void setup() override {
     const auto &x = inInfo(0);
     checkPoolInput(x);
@@ -43,6 +64,7 @@ class GlobalPoolOp final : public Op {
 public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<PoolGradOp>(*this); }
   void setup() override {
     const auto &x = inInfo(0);
     checkPoolInput(x);
@@ -65,4 +87,8 @@ POPART_REGISTER_OP(PoolOp, onnxOp("MaxPool", {1, 8, 10, 11, 12}), maxPoolTypes()
 POPART_REGISTER_OP(PoolOp, onnxOp("AveragePool", {1, 7, 10, 11, 19}), floatTypes());
 POPART_REGISTER_OP(GlobalPoolOp, onnxOp("GlobalAveragePool", {1}), floatTypes());
 POPART_REGISTER_OP(GlobalPoolOp, onnxOp("GlobalMaxPool", {1}), floatTypes());
+POPART_REGISTER_OP(PoolGradOp, internalOp("MaxPoolGrad"));
+POPART_REGISTER_OP(PoolGradOp, internalOp("AveragePoolGrad"));
+POPART_REGISTER_OP(PoolGradOp, internalOp("GlobalMaxPoolGrad"));
+POPART_REGISTER_OP(PoolGradOp, internalOp("GlobalAveragePoolGrad"));
 } // namespace popart

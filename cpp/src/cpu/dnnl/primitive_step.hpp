@@ -27,6 +27,9 @@ struct PrimitiveStep {
   /// finishOutput after adding the primitive.
   dnnl::memory outputAs(const dnnl::memory &plain, const dnnl::memory::desc &have);
   void finishOutput(const dnnl::memory &produced, const dnnl::memory &plain);
+  /// Memory of layout `md` in the per-thread workspace, valid during a run only (a pooling
+  /// workspace, an intermediate result nobody reads afterwards).
+  dnnl::memory scratch(const dnnl::memory::desc &md) { return workspaceMemory(md); }
   /// Runs the step; a step object must not run on two threads at once.
   void operator()() const;
 

@@ -1,10 +1,12 @@
-// Conv: oneDNN convolution for FLOAT/FLOAT16 (FLOAT16 staged in float) in the layouts oneDNN prefers, with
-// reorders from/to the plain NCHW buffers at each run (weights can change between runs); plain loop otherwise:
-// Y[n, m, o] = B[m] + sum_{c, t} X[n, group(m) * C/G + c, o * s - padBegin + t * d] * W[m, c, t].
-#include "dispatch.hpp"
+// Conv family, each one convolution y = conv(x, w) (conv_loops.hpp) run in one of three passes:
+//   forward  (Conv, ConvTransposeDataGrad)             Y from X, W (+ B)
+//   data     (ConvDataGrad, ConvTranspose with + B)    dX from dY, W
+//   weights  (ConvWeightsGrad, ConvTransposeWeightsGrad) dW from dY, X;   ConvBiasGrad: dB[m] = sum_{n, o} dY[n, m, o].
+// oneDNN (FLOAT/FLOAT16 staged in float) builds the primitive once in grow() in the layouts it prefers, with
+// reorders from/to the plain buffers at each run (weights change between runs); plain loops otherwise.
+#include "conv_loops.hpp"
+#include "popart/cpu/kernel.hpp"
 #include "ops/conv_attributes.hpp"
-#include "popart/popx/opx.hpp"
-#include "window_util.hpp"
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
 #endif
@@ -12,51 +14,34 @@
 namespace popart::cpu {
 namespace {
 
-struct ConvShape {
-  int64_t n, c, m, group;
-  WindowGeometry g;
+enum class ConvPass { Forward, Data, Weights };
+
+/// Index of the tensor playing x, w and y (the pass's result is an output index, the others inputs).
+struct ConvRoles {
+  ConvPass pass;
+  int x, w, y, bias;
+  bool xOut() const { return pass == ConvPass::Data; }
+  bool wOut() const { return pass == ConvPass::Weights; }
+  bool yOut() const { return pass == ConvPass::Forward; }
 };
 
-ConvShape convShape(const popx::Opx &opx) {
-  const auto &x = opx.inShape(0), &w = opx.inShape(1);
-  Shape spatial(x.begin() + 2, x.end()), kernel(w.begin() + 2, w.end());
-  return {x[0], x[1], w[0], opx.op_p->attr<Attributes::Int>("group", 1), windowGeometry(*opx.op_p, spatial, kernel)};
+ConvRoles convRoles(const std::string &type) {
+  if (type == "Conv") return {ConvPass::Forward, 0, 1, 0, 2};
+  if (type == "ConvTransposeDataGrad") return {ConvPass::Forward, 0, 1, 0, -1};
+  if (type == "ConvDataGrad") return {ConvPass::Data, 0, 1, 0, -1};
+  if (type == "ConvTranspose") return {ConvPass::Data, 0, 1, 0, 2};
+  if (type == "ConvWeightsGrad") return {ConvPass::Weights, 1, 0, 0, -1};
+  return {ConvPass::Weights, 0, 0, 1, -1};  // ConvTransposeWeightsGrad: x = dY, y = X
 }
 
-template <class T> void convLoop(const ConvShape &cs, const T *x, const T *w, const T *bias, T *y) {
-  using Acc = compute_t<T>;
-  Window3 win(cs.g);
-  int64_t cg = cs.c / cs.group, mg = cs.m / cs.group;
-  int64_t inSize = win.inSize(), outSize = win.outSize(), kSize = win.kernelSize();
-  popx::Opx::parallelFor(cs.n * cs.m, [&](int64_t b, int64_t e) {
-    for (int64_t nm = b; nm < e; ++nm) {
-      int64_t n = nm / cs.m, m = nm % cs.m, c0 = (m / mg) * cg;
-      T *yp = y + nm * outSize;
-      for (int64_t od = 0; od < win.out[0]; ++od)
-        for (int64_t oh = 0; oh < win.out[1]; ++oh)
-          for (int64_t ow = 0; ow < win.out[2]; ++ow) {
-            Acc acc = bias ? Acc(bias[m]) : Acc(0);
-            for (int64_t c = 0; c < cg; ++c) {
-              const T *xp = x + (n * cs.c + c0 + c) * inSize;
-              const T *wp = w + (m * cg + c) * kSize;
-              for (int64_t kd = 0; kd < win.k[0]; ++kd) {
-                int64_t id = win.pos(0, od, kd);
-                if (!win.inside(0, id)) continue;
-                for (int64_t kh = 0; kh < win.k[1]; ++kh) {
-                  int64_t ih = win.pos(1, oh, kh);
-                  if (!win.inside(1, ih)) continue;
-                  for (int64_t kw = 0; kw < win.k[2]; ++kw) {
-                    int64_t iw = win.pos(2, ow, kw);
-                    if (!win.inside(2, iw)) continue;
-                    acc += Acc(xp[(id * win.in[1] + ih) * win.in[2] + iw]) * Acc(wp[(kd * win.k[1] + kh) * win.k[2] + kw]);
-                  }
-                }
-              }
-            }
-            yp[(od * win.out[1] + oh) * win.out[2] + ow] = static_cast<T>(acc);
-          }
-    }
-  }, 1);
+ConvShape convShape(const popx::Opx &opx, const ConvRoles &r) {
+  const Op &op = *opx.op_p;
+  ConvShape cs{r.xOut() ? opx.outShape(r.x) : opx.inShape(r.x), r.wOut() ? opx.outShape(r.w) : opx.inShape(r.w),
+               r.yOut() ? opx.outShape(r.y) : opx.inShape(r.y), op.attr<Attributes::Int>("group", 1), {}};
+  Shape kernel(cs.w.begin() + 2, cs.w.end());
+  cs.g = op.opid.type == "ConvTranspose" ? convTransposeGeometry(op, Shape(cs.y.begin() + 2, cs.y.end()), kernel)
+                                         : windowGeometry(op, Shape(cs.x.begin() + 2, cs.x.end()), kernel);
+  return cs;
 }
 
 #ifdef POPART_WITH_DNNL
@@ -64,48 +49,111 @@ using dnnl::memory;
 
 memory::desc convAnyDesc(const memory::dims &d) { return memory::desc(d, memory::data_type::f32, memory::format_tag::any); }
 
-/// Creates the primitive descriptor in oneDNN's preferred layouts; false when it has no implementation.
-bool convPrimitiveDesc(const ConvShape &cs, const memory::dims &x, const memory::dims &w, const memory::dims &y,
-                       bool bias, dnnl::convolution_forward::primitive_desc &pd) {
-  const auto &g = cs.g;
-  memory::dims strides(g.strides.begin(), g.strides.end()), dil, pl(g.padsBegin.begin(), g.padsBegin.end()),
-      pr(g.padsEnd.begin(), g.padsEnd.end());
-  for (auto d : g.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
-  auto kind = dnnl::prop_kind::forward_inference;
-  auto algo = dnnl::algorithm::convolution_direct;
-  try {
+/// Descriptors and window parameters of one convolution in oneDNN's terms.
+struct ConvDnnl {
+  memory::dims x, w, y, strides, dil, pl, pr;
+  explicit ConvDnnl(const ConvShape &cs) : x(dnnl_ctx::dims(cs.x)), w(dnnl_ctx::dims(cs.w)), y(dnnl_ctx::dims(cs.y)) {
+    const auto &g = cs.g;
+    if (cs.group > 1) {  // [G, M/G, C/G, k...]: the same bytes as [M, C/G, k...]
+      w[0] = cs.m() / cs.group;
+      w.insert(w.begin(), cs.group);
+    }
+    strides.assign(g.strides.begin(), g.strides.end());
+    pl.assign(g.padsBegin.begin(), g.padsBegin.end());
+    pr.assign(g.padsEnd.begin(), g.padsEnd.end());
+    for (auto d : g.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
+  }
+  dnnl::convolution_forward::primitive_desc forward(dnnl::prop_kind kind, bool bias, int64_t m) const {
+    auto algo = dnnl::algorithm::convolution_direct;
     if (bias)
-      pd = {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), dnnl_ctx::plainDesc({cs.m}), convAnyDesc(y),
-            strides, dil, pl, pr};
+      return {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), dnnl_ctx::plainDesc({m}), convAnyDesc(y),
+              strides, dil, pl, pr};
+    return {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), convAnyDesc(y), strides, dil, pl, pr};
+  }
+  /// ConvTranspose's W [M, C/G, k...] as oneDNN deconvolution weights [G, C/G, M/G, k...] (strided view).
+  memory::desc deconvWeights(const ConvShape &cs) const {
+    int64_t k = 1, g = cs.group, cg = cs.c() / g, mg = cs.m() / g;
+    memory::dims kd(cs.w.begin() + 2, cs.w.end()), ks(kd.size());
+    for (size_t i = kd.size(); i-- > 0;) ks[i] = k, k *= kd[i];
+    memory::dims d{cg, mg}, s{k, cg * k};
+    if (g > 1) d.insert(d.begin(), g), s.insert(s.begin(), mg * cg * k);
+    d.insert(d.end(), kd.begin(), kd.end());
+    s.insert(s.end(), ks.begin(), ks.end());
+    return memory::desc(d, memory::data_type::f32, s);
+  }
+};
+
+/// Appends the pass's primitive over plain memories x, w, y (bias b may be empty); throws dnnl::error.
+void growPass(PrimitiveStep &step, const ConvShape &cs, ConvPass pass, memory x, memory w, memory b, memory y) {
+  ConvDnnl d(cs);
+  auto algo = dnnl::algorithm::convolution_direct;
+  auto &eng = dnnl_ctx::engine();
+  memory out;
+  PrimitiveStep::Args args;
+  if (pass == ConvPass::Forward) {
+    auto pd = d.forward(dnnl::prop_kind::forward_inference, bool(b), cs.m());
+    args = {{DNNL_ARG_SRC, step.inputAs(x, pd.src_desc())}, {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())},
+            {DNNL_ARG_DST, out = step.outputAs(y, pd.dst_desc())}};
+    if (b) args[DNNL_ARG_BIAS] = b;
+    step.add(dnnl::convolution_forward(pd), std::move(args));
+    return step.finishOutput(out, y);
+  }
+  auto hint = d.forward(dnnl::prop_kind::forward_training, false, cs.m());
+  if (pass == ConvPass::Data) {
+    dnnl::convolution_backward_data::primitive_desc pd(eng, algo, convAnyDesc(d.x), convAnyDesc(d.w), convAnyDesc(d.y),
+                                                       d.strides, d.dil, d.pl, d.pr, hint);
+    args = {{DNNL_ARG_DIFF_DST, step.inputAs(y, pd.diff_dst_desc())}, {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())},
+            {DNNL_ARG_DIFF_SRC, out = step.outputAs(x, pd.diff_src_desc())}};
+    step.add(dnnl::convolution_backward_data(pd), std::move(args));
+    return step.finishOutput(out, x);
+  }
+  dnnl::convolution_backward_weights::primitive_desc pd(eng, algo, convAnyDesc(d.x), convAnyDesc(d.w), convAnyDesc(d.y),
+                                                        d.strides, d.dil, d.pl, d.pr, hint);
+  args = {{DNNL_ARG_SRC, step.inputAs(x, pd.src_desc())}, {DNNL_ARG_DIFF_DST, step.inputAs(y, pd.diff_dst_desc())},
+          {DNNL_ARG_DIFF_WEIGHTS, out = step.outputAs(w, pd.diff_weights_desc())}};
+  step.add(dnnl::convolution_backward_weights(pd), std::move(args));
+  step.finishOutput(out, w);
+}
+
+/// ConvTranspose: oneDNN deconvolution from y (its input) to x (its output), with optional bias b.
+void growDeconv(PrimitiveStep &step, const ConvShape &cs, memory w, memory b, memory y, memory x) {
+  ConvDnnl d(cs);
+  auto wd = d.deconvWeights(cs);
+  auto wAny = memory::desc(wd.get_dims(), memory::data_type::f32, memory::format_tag::any);
+  auto kind = dnnl::prop_kind::forward_inference;
+  auto algo = dnnl::algorithm::deconvolution_direct;
+  auto pd = b ? dnnl::deconvolution_forward::primitive_desc(dnnl_ctx::engine(), kind, algo, convAnyDesc(d.y), wAny,
+                                                            b.get_desc(), convAnyDesc(d.x), d.strides, d.dil, d.pl, d.pr)
+              : dnnl::deconvolution_forward::primitive_desc(dnnl_ctx::engine(), kind, algo, convAnyDesc(d.y), wAny,
+                                                            convAnyDesc(d.x), d.strides, d.dil, d.pl, d.pr);
+  memory out = step.outputAs(x, pd.dst_desc());
+  PrimitiveStep::Args args{{DNNL_ARG_SRC, step.inputAs(y, pd.src_desc())},
+                           {DNNL_ARG_WEIGHTS, step.inputAs(dnnl_ctx::wrap(wd, w.get_data_handle()), pd.weights_desc())},
+                           {DNNL_ARG_DST, out}};
+  if (b) args[DNNL_ARG_BIAS] = b;
+  step.add(dnnl::deconvolution_forward(pd), std::move(args));
+  step.finishOutput(out, x);
+}
+
+bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &cs, const ConvRoles &r) {
+  auto step = std::make_shared<PrimitiveStep>();
+  auto &st = step->staging;
+  auto view = [&](int i, bool isOut) { return (isOut ? st.out(opx, i) : st.in(opx, i)).raw(); };
+  auto wDims = ConvDnnl(cs).w;
+  Shape wGrouped(wDims.begin(), wDims.end());
+  auto x = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cs.x), view(r.x, r.xOut()));
+  auto w = dnnl_ctx::wrap(dnnl_ctx::plainDesc(wGrouped), view(r.w, r.wOut()));
+  auto y = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cs.y), view(r.y, r.yOut()));
+  memory b;
+  if (r.bias >= 0 && opx.hasInput(r.bias)) b = dnnl_ctx::plainMemory({r.xOut() ? cs.c() : cs.m()}, view(r.bias, false));
+  try {
+    if (opx.op_p->opid.type == "ConvTranspose")
+      growDeconv(*step, cs, w, b, y, x);
     else
-      pd = {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), convAnyDesc(y), strides, dil, pl, pr};
-    return true;
+      growPass(*step, cs, r.pass, x, w, b, y);
   } catch (const dnnl::error &) {
     return false;
   }
-}
-
-bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &cs) {
-  Shape wShape = opx.inShape(1);
-  if (cs.group > 1) {  // [G, M/G, C/G, k...]: the same bytes as [M, C/G, k...]
-    wShape[0] = cs.m / cs.group;
-    wShape.insert(wShape.begin(), cs.group);
-  }
-  auto xd = dnnl_ctx::dims(opx.inShape(0)), wd = dnnl_ctx::dims(wShape), yd = dnnl_ctx::dims(opx.outShape(0));
-  dnnl::convolution_forward::primitive_desc pd;
-  if (!convPrimitiveDesc(cs, xd, wd, yd, opx.hasInput(2), pd)) return false;
-  auto step = std::make_shared<PrimitiveStep>();
-  auto &st = step->staging;
-  auto xPlain = dnnl_ctx::wrap(dnnl_ctx::plainDesc(opx.inShape(0)), st.in(opx, 0).raw());
-  auto wPlain = dnnl_ctx::wrap(dnnl_ctx::plainDesc(wShape), st.in(opx, 1).raw());
-  auto yPlain = dnnl_ctx::wrap(dnnl_ctx::plainDesc(opx.outShape(0)), st.out(opx, 0).raw());
-  PrimitiveStep::Args args{{DNNL_ARG_SRC, step->inputAs(xPlain, pd.src_desc())},
-                           {DNNL_ARG_WEIGHTS, step->inputAs(wPlain, pd.weights_desc())}};
-  if (opx.hasInput(2)) args[DNNL_ARG_BIAS] = dnnl_ctx::plainMemory({cs.m}, st.in(opx, 2).raw());
-  auto y = step->outputAs(yPlain, pd.dst_desc());
-  args[DNNL_ARG_DST] = y;
-  step->add(dnnl::convolution_forward(pd), std::move(args));
-  step->finishOutput(y, yPlain);
   addStep(prog, step, opx);
   return true;
 }
@@ -115,23 +163,54 @@ class ConvOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    auto cs = convShape(*this);
+    auto r = convRoles(op_p->opid.type);
+    auto cs = convShape(*this, r);
     auto type = inInfo(0).dataType();
 #ifdef POPART_WITH_DNNL
-    if (dnnl_ctx::usesDnnl(type) && outInfo(0).nelms() > 0 && growConvDnnl(prog, *this, cs)) return;
+    if (dnnl_ctx::usesDnnl(type) && inInfo(0).nelms() > 0 && outInfo(0).nelms() > 0 && growConvDnnl(prog, *this, cs, r))
+      return;
 #endif
-    const void *x = getInTensor(0).raw(), *w = getInTensor(1).raw();
-    const void *b = hasInput(2) ? getInTensor(2).raw() : nullptr;
-    void *y = getOutTensor(0).raw();
+    auto ptr = [&](int i, bool isOut) -> void * { return isOut ? getOutTensor(i).raw() : getInTensor(i).raw(); };
+    void *x = ptr(r.x, r.xOut()), *w = ptr(r.w, r.wOut()), *y = ptr(r.y, r.yOut());
+    const void *b = r.bias >= 0 && hasInput(r.bias) ? getInTensor(r.bias).raw() : nullptr;
     prog.add([=] {
       dispatchFloat(type, [&](auto tag) {
         using T = decltype(tag);
-        convLoop(cs, static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b), static_cast<T *>(y));
+        ConvLoops<T> loops(cs);
+        if (r.pass == ConvPass::Forward)
+          loops.forward(static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b), static_cast<T *>(y));
+        else if (r.pass == ConvPass::Data)
+          loops.data(static_cast<const T *>(y), static_cast<const T *>(w), static_cast<const T *>(b), static_cast<T *>(x));
+        else
+          loops.weights(static_cast<const T *>(y), static_cast<const T *>(x), static_cast<T *>(w));
       });
     });
   }
 };
 
+/// dB[m] = sum over n and positions of dY[n, m, ...].
+void convBiasGrad(KernelContext &ctx) {
+  dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    using Acc = compute_t<T>;
+    const auto &s = ctx.inInfo(0).shape();
+    auto dy = ctx.in<T>(0).data();
+    auto db = ctx.out<T>(0).data();
+    int64_t n = s[0], m = s[1], size = ctx.inInfo(0).nelms() / std::max<int64_t>(n * m, 1);
+    popx::Opx::parallelFor(m, [&](int64_t b, int64_t e) {
+      for (int64_t c = b; c < e; ++c) {
+        Acc acc = 0;
+        for (int64_t i = 0; i < n; ++i)
+          for (const T *p = dy + (i * m + c) * size, *end = p + size; p < end; ++p) acc += Acc(*p);
+        db[c] = static_cast<T>(acc);
+      }
+    }, 1);
+  });
+}
+
 } // namespace
-static popx::OpxCreator<ConvOpx> convOpxCreator(onnxOp("Conv"));
+static popx::OpxCreator<ConvOpx> convOpxCreator({onnxOp("Conv"), onnxOp("ConvTranspose"), internalOp("ConvDataGrad"),
+                                                 internalOp("ConvWeightsGrad"), internalOp("ConvTransposeDataGrad"),
+                                                 internalOp("ConvTransposeWeightsGrad")});
+POPART_REGISTER_KERNEL(internalOp("ConvBiasGrad"), convBiasGrad);
 } // namespace popart::cpu

@@ -1,6 +1,8 @@
 // MaxPool / AveragePool: oneDNN pooling for FLOAT/FLOAT16 (FLOAT16 staged in float), plain loops for other
 // types, for MaxPool's Indices output and for count_include_pad windows stretched by ceil_mode.
 // Y = max (or sum / count) of x[o * s - padBegin + t * d] over taps t; GlobalAverage/MaxPool: over all of x[n, c].
+// Gradients (inputs dY, X): oneDNN pooling backward; max pooling first reruns a training-mode forward into a
+// per-thread workspace (the argmax record); the loops route dY to the window's first maximum or spread dY / count.
 #include "dispatch.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/popx/opx.hpp"
@@ -20,9 +22,9 @@ struct PoolShape {
   WindowGeometry g;
 };
 
-PoolShape poolShape(const popx::Opx &opx) {
+/// `x`: the shape of the pooled input.
+PoolShape poolShape(const popx::Opx &opx, const Shape &x) {
   const Op &op = *opx.op_p;
-  const auto &x = opx.inShape(0);
   auto g = windowGeometry(op, Shape(x.begin() + 2, x.end()), op.attr<Attributes::Ints>("kernel_shape"),
                           op.attr<Attributes::Int>("ceil_mode", 0) != 0);
   return {x[0] * x[1], op.opid.type == "MaxPool", op.attr<Attributes::Int>("count_include_pad", 0) != 0,
@@ -41,7 +43,7 @@ template <class T> struct PoolLoop {
   Window3 w;
 
   /// The output element at output position o of one plane x: y, and the argmax for MaxPool.
-  void element(const T *x, const int64_t o[3], T &y, int64_t *index) const {
+  void element(const T *x, const int64_t o[3], T &y, int64_t *index, int64_t *counted = nullptr) const {
     Acc best = std::numeric_limits<Acc>::lowest(), sum = 0;
     int64_t count = 0, arg = 0;
     int64_t p[3];
@@ -61,6 +63,7 @@ template <class T> struct PoolLoop {
         }
     y = static_cast<T>(ps.isMax ? best : sum / static_cast<Acc>(std::max<int64_t>(count, 1)));
     if (index) *index = arg;
+    if (counted) *counted = std::max<int64_t>(count, 1);
   }
   /// Inside the explicit padding (not the extension ceil_mode adds).
   bool inPadding(const int64_t p[3]) const {
@@ -80,27 +83,73 @@ template <class T> struct PoolLoop {
         }
     }, 1);
   }
+  /// dx from dy: the window's maximum (row-major argmax: build with columnMajor false) or dy / count per tap.
+  void backward(const T *x, const T *dy, T *dx) const {
+    int64_t inSize = w.inSize(), outSize = w.outSize();
+    popx::Opx::parallelFor(ps.planes, [&](int64_t b, int64_t e) {
+      for (int64_t pl = b; pl < e; ++pl) {
+        const T *xp = x + pl * inSize;
+        T *dxp = dx + pl * inSize;
+        std::fill(dxp, dxp + inSize, T(0));
+        for (int64_t f = 0; f < outSize; ++f) {
+          int64_t o[3] = {f / (w.out[1] * w.out[2]), (f / w.out[2]) % w.out[1], f % w.out[2]}, arg, count;
+          T y;
+          element(xp, o, y, &arg, &count);
+          Acc g = dy[pl * outSize + f];
+          if (ps.isMax) {
+            dxp[arg] = static_cast<T>(Acc(dxp[arg]) + g);
+            continue;
+          }
+          g /= static_cast<Acc>(count);
+          for (int64_t a = 0; a < w.k[0]; ++a)
+            for (int64_t bb = 0; bb < w.k[1]; ++bb)
+              for (int64_t c = 0; c < w.k[2]; ++c) {
+                int64_t p0 = w.pos(0, o[0], a), p1 = w.pos(1, o[1], bb), p2 = w.pos(2, o[2], c);
+                if (!w.inside(0, p0) || !w.inside(1, p1) || !w.inside(2, p2)) continue;
+                T &d = dxp[(p0 * w.in[1] + p1) * w.in[2] + p2];
+                d = static_cast<T>(Acc(d) + g);
+              }
+        }
+      }
+    }, 1);
+  }
 };
 
 #ifdef POPART_WITH_DNNL
-bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
-  const auto &g = ps.g;
-  dnnl::memory::dims k(g.kernel.begin(), g.kernel.end()), s(g.strides.begin(), g.strides.end()), dil, pl, pr;
-  bool stretched = false;
-  for (size_t i = 0; i < g.rank(); ++i) {
-    dil.push_back(g.dilations[i] - 1);
-    pl.push_back(g.padsBegin[i]);
-    pr.push_back(std::max(g.padsEnd[i], g.reachedPadEnd(i)));
-    stretched = stretched || g.reachedPadEnd(i) > g.padsEnd[i];
+/// oneDNN's pooling parameters for ps; `ok` is false when oneDNN would count the ceil_mode extension too.
+struct PoolDnnl {
+  dnnl::memory::dims k, s, dil, pl, pr;
+  dnnl::algorithm algo;
+  bool ok = true;
+  explicit PoolDnnl(const PoolShape &ps) {
+    const auto &g = ps.g;
+    k.assign(g.kernel.begin(), g.kernel.end());
+    s.assign(g.strides.begin(), g.strides.end());
+    bool stretched = false;
+    for (size_t i = 0; i < g.rank(); ++i) {
+      dil.push_back(g.dilations[i] - 1);
+      pl.push_back(g.padsBegin[i]);
+      pr.push_back(std::max(g.padsEnd[i], g.reachedPadEnd(i)));
+      stretched = stretched || g.reachedPadEnd(i) > g.padsEnd[i];
+    }
+    ok = !(ps.countPad && stretched);
+    algo = ps.isMax ? dnnl::algorithm::pooling_max
+                    : ps.countPad ? dnnl::algorithm::pooling_avg_include_padding
+                                  : dnnl::algorithm::pooling_avg_exclude_padding;
   }
-  if (ps.countPad && stretched) return false;  // oneDNN would count the ceil_mode extension too
-  auto algo = ps.isMax ? dnnl::algorithm::pooling_max
-                       : ps.countPad ? dnnl::algorithm::pooling_avg_include_padding
-                                     : dnnl::algorithm::pooling_avg_exclude_padding;
+  dnnl::pooling_forward::primitive_desc forward(dnnl::prop_kind kind, const dnnl::memory::desc &x,
+                                                const dnnl::memory::desc &y) const {
+    return {dnnl_ctx::engine(), kind, algo, x, y, s, k, dil, pl, pr};
+  }
+};
+
+bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
+  PoolDnnl p(ps);
+  if (!p.ok) return false;
   auto xd = dnnl_ctx::plainDesc(opx.inShape(0)), yd = dnnl_ctx::plainDesc(opx.outShape(0));
   dnnl::pooling_forward::primitive_desc pd;
   try {
-    pd = {dnnl_ctx::engine(), dnnl::prop_kind::forward_inference, algo, xd, yd, s, k, dil, pl, pr};
+    pd = p.forward(dnnl::prop_kind::forward_inference, xd, yd);
   } catch (const dnnl::error &) {
     return false;
   }
@@ -110,13 +159,40 @@ bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &p
   addStep(prog, step, opx);
   return true;
 }
+
+/// Gradient (inputs dY, X): max pooling reruns the forward in training mode for its workspace.
+bool growPoolGradDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
+  PoolDnnl p(ps);
+  if (!p.ok) return false;
+  auto xd = dnnl_ctx::plainDesc(opx.inShape(1)), yd = dnnl_ctx::plainDesc(opx.inShape(0));
+  dnnl::pooling_forward::primitive_desc fwd;
+  dnnl::pooling_backward::primitive_desc bwd;
+  try {
+    fwd = p.forward(dnnl::prop_kind::forward_training, xd, yd);
+    bwd = {dnnl_ctx::engine(), p.algo, xd, yd, p.s, p.k, p.dil, p.pl, p.pr, fwd};
+  } catch (const dnnl::error &) {
+    return false;
+  }
+  auto step = std::make_shared<PrimitiveStep>();
+  auto dy = step->staging.in(opx, 0), dx = step->staging.out(opx, 0);
+  PrimitiveStep::Args args{{DNNL_ARG_DIFF_DST, dnnl_ctx::wrap(yd, dy.raw())}, {DNNL_ARG_DIFF_SRC, dnnl_ctx::wrap(xd, dx.raw())}};
+  if (ps.isMax) {
+    auto ws = step->scratch(fwd.workspace_desc());
+    step->add(dnnl::pooling_forward(fwd), {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, step->staging.in(opx, 1).raw())},
+                                           {DNNL_ARG_DST, step->scratch(yd)}, {DNNL_ARG_WORKSPACE, ws}});
+    args[DNNL_ARG_WORKSPACE] = ws;
+  }
+  step->add(dnnl::pooling_backward(bwd), std::move(args));
+  addStep(prog, step, opx);
+  return true;
+}
 #endif
 
 class PoolOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    auto ps = poolShape(*this);
+    auto ps = poolShape(*this, inShape(0));
     auto type = inInfo(0).dataType();
     bool indices = hasOutput(1);
 #ifdef POPART_WITH_DNNL
@@ -134,6 +210,29 @@ public:
   }
 };
 
+class PoolGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto ps = poolShape(*this, inShape(1));
+    ps.isMax = op_p->opid.type == "MaxPoolGrad";
+    ps.columnMajor = false;
+    auto type = inInfo(0).dataType();
+#ifdef POPART_WITH_DNNL
+    if (dnnl_ctx::usesDnnl(type) && outInfo(0).nelms() > 0 && inInfo(0).nelms() > 0 && growPoolGradDnnl(prog, *this, ps))
+      return;
+#endif
+    const void *dy = getInTensor(0).raw(), *x = getInTensor(1).raw();
+    void *dx = getOutTensor(0).raw();
+    prog.add([=] {
+      dispatchFloat(type, [&](auto tag) {
+        using T = decltype(tag);
+        PoolLoop<T>{ps, Window3(ps.g)}.backward(static_cast<const T *>(x), static_cast<const T *>(dy), static_cast<T *>(dx));
+      });
+    });
+  }
+};
+
 template <class T> void globalPool(const T *x, T *y, int64_t planes, int64_t size, bool isMax) {
   using Acc = compute_t<T>;
   popx::Opx::parallelFor(planes, [&](int64_t b, int64_t e) {
@@ -146,20 +245,46 @@ template <class T> void globalPool(const T *x, T *y, int64_t planes, int64_t siz
   }, 16);
 }
 
+/// dx = dy / size everywhere (average), or dy at the plane's first maximum and 0 elsewhere (max).
+template <class T> void globalPoolGrad(const T *dy, const T *x, T *dx, int64_t planes, int64_t size, bool isMax) {
+  using Acc = compute_t<T>;
+  popx::Opx::parallelFor(planes, [&](int64_t b, int64_t e) {
+    for (int64_t p = b; p < e; ++p) {
+      const T *xp = x + p * size;
+      T *dxp = dx + p * size;
+      if (!isMax) {
+        T g = static_cast<T>(Acc(dy[p]) / static_cast<Acc>(size));
+        std::fill(dxp, dxp + size, g);
+        continue;
+      }
+      std::fill(dxp, dxp + size, T(0));
+      if (size > 0) dxp[std::max_element(xp, xp + size, [](T a, T c) { return Acc(a) < Acc(c); }) - xp] = dy[p];
+    }
+  }, 16);
+}
+
 class GlobalPoolOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     const auto &xs = inShape(0);
     int64_t planes = xs[0] * xs[1], size = inInfo(0).nelms() / std::max<int64_t>(planes, 1);
-    bool isMax = op_p->opid.type == "GlobalMaxPool";
-    auto type = inInfo(0).dataType();
-    const void *x = getInTensor(0).raw();
+    const auto &type = op_p->opid.type;
+    bool isMax = type == "GlobalMaxPool" || type == "GlobalMaxPoolGrad", isGrad = type.back() == 'd';
+    auto dtype = inInfo(0).dataType();
+    const void *x = getInTensor(0).raw(), *x1 = isGrad ? getInTensor(1).raw() : nullptr;
     void *y = getOutTensor(0).raw();
+    if (isGrad) {  // inputs dY, X: the sizes are those of X
+      const auto &s = inShape(1);
+      planes = s[0] * s[1], size = inInfo(1).nelms() / std::max<int64_t>(planes, 1);
+    }
     prog.add([=] {
-      dispatchFloat(type, [&](auto tag) {
+      dispatchFloat(dtype, [&](auto tag) {
         using T = decltype(tag);
-        globalPool(static_cast<const T *>(x), static_cast<T *>(y), planes, size, isMax);
+        if (isGrad)
+          globalPoolGrad(static_cast<const T *>(x), static_cast<const T *>(x1), static_cast<T *>(y), planes, size, isMax);
+        else
+          globalPool(static_cast<const T *>(x), static_cast<T *>(y), planes, size, isMax);
       });
     });
   }
@@ -167,5 +292,8 @@ public:
 
 } // namespace
 static popx::OpxCreator<PoolOpx> poolOpxCreator({onnxOp("MaxPool"), onnxOp("AveragePool")});
-static popx::OpxCreator<GlobalPoolOpx> globalPoolOpxCreator({onnxOp("GlobalAveragePool"), onnxOp("GlobalMaxPool")});
+static popx::OpxCreator<PoolGradOpx> poolGradOpxCreator({internalOp("MaxPoolGrad"), internalOp("AveragePoolGrad")});
+static popx::OpxCreator<GlobalPoolOpx> globalPoolOpxCreator({onnxOp("GlobalAveragePool"), onnxOp("GlobalMaxPool"),
+                                                             internalOp("GlobalAveragePoolGrad"),
+                                                             internalOp("GlobalMaxPoolGrad")});
 } // namespace popart::cpu

@@ -1,0 +1,125 @@
+"""Gradients of MaxPool, AveragePool, GlobalMaxPool and GlobalAveragePool against torch autograd."""
+import os
+import sys
+
+import numpy as np
+import onnx.helper as oh
+import pytest
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # importlib mode: no test dirs on sys.path
+from _grad_util import weight_grads, weighted_loss  # noqa: E402
+
+TOL = {np.float32: (1e-5, 1e-5), np.float64: (1e-12, 1e-12), np.float16: (1e-2, 1e-2)}
+
+MAX_CASES = [  # x shape, attrs
+    ((2, 3, 8, 8), {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    ((1, 2, 9, 7), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 0, 1, 1]}),
+    ((1, 2, 9, 10), {"kernel_shape": [3, 2], "strides": [2, 3], "ceil_mode": 1}),
+    ((1, 2, 11, 11), {"kernel_shape": [3, 3], "dilations": [2, 2], "pads": [1, 1, 1, 1]}),
+    ((1, 2, 8, 8), {"kernel_shape": [3, 3], "storage_order": 1}),
+    ((2, 3, 13), {"kernel_shape": [4], "strides": [3], "pads": [1, 2], "ceil_mode": 1}),  # 1-D
+    ((1, 2, 6, 7, 5), {"kernel_shape": [2, 3, 2], "strides": [2, 2, 1], "pads": [0, 1, 1, 1, 0, 0]}),  # 3-D
+]
+
+AVG_CASES = [
+    ((2, 3, 8, 8), {"kernel_shape": [2, 2], "strides": [2, 2]}),
+    ((1, 2, 9, 7), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1]}),
+    ((1, 2, 9, 7), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "count_include_pad": 1}),
+    ((1, 2, 9, 10), {"kernel_shape": [3, 2], "strides": [2, 3], "ceil_mode": 1}),
+    ((1, 2, 10, 10), {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 1, 1, 1], "ceil_mode": 1,
+                      "count_include_pad": 1}),
+    ((2, 3, 13), {"kernel_shape": [4], "strides": [3], "pads": [1, 2]}),
+    ((1, 2, 6, 7, 5), {"kernel_shape": [2, 3, 2], "strides": [2, 2, 1], "pads": [0, 1, 1, 1, 0, 0],
+                       "count_include_pad": 1}),
+]
+
+
+def out_size(n, k, s, d, pb, pe, ceil):
+    span = n + pb + pe - ((k - 1) * d + 1)
+    out = (-(-span // s) if ceil else span // s) + 1
+    if ceil and (out - 1) * s >= n + pb:
+        out -= 1
+    return out
+
+
+def torch_pool(x, x_shape, attrs, is_max):
+    """ONNX pooling via torch: padded explicitly (-inf for max; for average a count of the counted positions)."""
+    r = len(x_shape) - 2
+    k, s = attrs["kernel_shape"], attrs.get("strides", [1] * r)
+    d, pads = attrs.get("dilations", [1] * r), attrs.get("pads", [0] * 2 * r)
+    ceil = attrs.get("ceil_mode", 0)
+    outs = [out_size(x_shape[2 + i], k[i], s[i], d[i], pads[i], pads[r + i], ceil) for i in range(r)]
+    ends = [(outs[i] - 1) * s[i] + (k[i] - 1) * d[i] + 1 - x_shape[2 + i] - pads[i] for i in range(r)]
+    tp = []
+    for i in reversed(range(r)):
+        tp += [pads[i], max(ends[i], 0)]
+    if is_max:
+        pool = [F.max_pool1d, F.max_pool2d, F.max_pool3d][r - 1]
+        return pool(F.pad(x, tp, value=-np.inf), k, s, dilation=d)
+    # average: window sum / count, where count covers real elements (and explicit pads with count_include_pad)
+    conv = [F.conv1d, F.conv2d, F.conv3d][r - 1]
+    c = x.shape[1]
+    ones_w = torch.ones((c, 1, *k), dtype=x.dtype)
+    total = conv(F.pad(x, tp), ones_w, stride=s, dilation=d, groups=c)
+    mask = torch.ones((1, 1, *x_shape[2:]), dtype=x.dtype)
+    if attrs.get("count_include_pad", 0):
+        mask = F.pad(mask, [p for i in reversed(range(r)) for p in (pads[i], pads[r + i])], value=1.0)
+        tp = [p for i in reversed(range(r)) for p in (0, max(ends[i] - pads[r + i], 0))]
+    count = conv(F.pad(mask, tp), torch.ones((1, 1, *k), dtype=x.dtype), stride=s, dilation=d)
+    return total / count
+
+
+def check_pool_grad(op, x, attrs, fn):
+    rs = np.random.RandomState(1)
+    y = fn(torch.tensor(x.astype(np.float64)))
+    cot = rs.uniform(-1, 1, tuple(y.shape)).astype(x.dtype)
+    xt = torch.tensor(x.astype(np.float64), requires_grad=True)
+    (fn(xt) * torch.tensor(cot.astype(np.float64))).sum().backward()
+    nodes = [oh.make_node(op, ["x"], ["y"], **attrs)] + weighted_loss("y", cot)
+    got = weight_grads(nodes, {"x": x}, "loss", opset=12 if op == "MaxPool" else 11)["x"]
+    rtol, atol = TOL[x.dtype.type]
+    np.testing.assert_allclose(got.astype(np.float64), xt.grad.numpy(), rtol=rtol, atol=atol)
+
+
+def distinct(shape, dtype, seed=0):
+    """Values without ties inside a window, exact in float16 too."""
+    rs = np.random.RandomState(seed)
+    n = int(np.prod(shape))
+    return (rs.permutation(n).reshape(shape) / 64.0 - n / 128.0).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("x_shape,attrs", MAX_CASES)
+def test_maxpool_grad(dtype, x_shape, attrs):
+    check_pool_grad("MaxPool", distinct(x_shape, dtype), attrs, lambda x: torch_pool(x, x_shape, attrs, True))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("x_shape,attrs", AVG_CASES)
+def test_averagepool_grad(dtype, x_shape, attrs):
+    x = np.random.RandomState(2).randn(*x_shape).astype(dtype)
+    check_pool_grad("AveragePool", x, attrs, lambda x: torch_pool(x, x_shape, attrs, False))
+
+
+def test_maxpool_with_indices_grad():
+    x = distinct((1, 2, 6, 6), np.float32)
+    attrs = {"kernel_shape": [2, 2], "strides": [2, 2]}
+    cot = np.random.RandomState(3).randn(1, 2, 3, 3).astype(np.float32)
+    xt = torch.tensor(x, requires_grad=True)
+    (F.max_pool2d(xt, 2) * torch.tensor(cot)).sum().backward()
+    nodes = [oh.make_node("MaxPool", ["x"], ["y", "idx"], **attrs)] + weighted_loss("y", cot)
+    np.testing.assert_allclose(weight_grads(nodes, {"x": x}, "loss")["x"], xt.grad.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("shape", [(2, 3, 5, 4), (2, 3, 7), (1, 2, 3, 4, 2)])
+@pytest.mark.parametrize("op", ["GlobalMaxPool", "GlobalAveragePool"])
+def test_global_pool_grad(dtype, shape, op):
+    axes = tuple(range(2, len(shape)))
+    if op == "GlobalMaxPool":
+        fn = lambda x: x.amax(dim=axes, keepdim=True)  # noqa: E731
+    else:
+        fn = lambda x: x.mean(dim=axes, keepdim=True)  # noqa: E731
+    check_pool_grad(op, distinct(shape, dtype), {}, fn)
