@@ -2,6 +2,7 @@
 #include "bindings.hpp"
 #include "popart/logging.hpp"
 #include "popart/names.hpp"
+#include "popart/opmanager.hpp"
 #include "popart/tensorinfo.hpp"
 #include "popart/version.hpp"
 #include <pybind11/stl.h>
@@ -56,6 +57,18 @@ void bindLogging(py::module_ &m) {
 } // namespace
 
 void bindCore(py::module_ &m) {
+  // One row per registered (domain, type, version): input-0 types and whether
+  // the op class defines a gradient. tools/gen_op_docs.py renders it.
+  m.def("_operatorTable", [](bool includeInternal) {
+    py::list rows;
+    for (const auto &[id, def] : OpManager::getSupportedOperationsDefinition(includeInternal)) {
+      std::vector<std::string> types;
+      if (!def.inputs.empty())
+        for (DataType t : def.inputs[0].supportedTensors) types.push_back(toString(t));
+      rows.append(py::make_tuple(id.domain, id.type, id.version, types, def.hasGradient));
+    }
+    return rows;
+  }, py::arg("includeInternal") = false);
   bindDataType(m);
   bindTensorInfo(m);
   bindLogging(m);

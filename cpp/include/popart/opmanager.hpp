@@ -37,6 +37,7 @@ struct OpDefinition {
   Inputs inputs;
   Outputs outputs;
   Attributes attributes;
+  bool hasGradient = false;  // the op class defines getGradOps (set by the registrars)
 };
 using OpDefinitions = std::map<OperatorIdentifier, OpDefinition>;
 
@@ -75,11 +76,23 @@ public:
   static bool isPublic(const OperatorIdentifier &id);
 };
 
+namespace detail {
+/// True when OP, or a class between it and Op, overrides Op::getGradOps.
+template <class OP> constexpr bool definesGradient() {
+  return !std::is_same_v<decltype(&OP::getGradOps), std::vector<std::unique_ptr<Op>> (Op::*)()>;
+}
+template <class OP> OpDefinition withGradientFlag(OpDefinition def) {
+  def.hasGradient = definesGradient<OP>();
+  return def;
+}
+} // namespace detail
+
 /// Static registrar: `static OpCreator<MyOp> reg({{myOpId, myOpDef}}, factory, true);`
 template <class OP> class OpCreator {
 public:
   OpCreator(const OpDefinitions &defs, OpManager::OpFactoryFunc factory, bool isPublic = true) {
-    for (const auto &[id, def] : defs) OpManager::registerOp(id, def, isPublic, factory, &typeid(OP));
+    for (const auto &[id, def] : defs)
+      OpManager::registerOp(id, detail::withGradientFlag<OP>(def), isPublic, factory, &typeid(OP));
   }
   /// For ops constructible from (opid, settings). Takes exactly a bool, so that
   /// (defs, lambda) picks the factory constructor instead of converting the lambda.
@@ -106,7 +119,7 @@ template <class OP> struct BuiltinOpRegistrar {
     else
       factory = [](const OpCreatorInfo &info) -> std::unique_ptr<Op> { return notCreatable(info); };
     for (const auto &[id, def] : makeDefinitions(ids, std::move(types)))
-      OpManager::registerOp(id, def, ids.isPublic, factory, &typeid(OP));
+      OpManager::registerOp(id, withGradientFlag<OP>(def), ids.isPublic, factory, &typeid(OP));
   }
 };
 } // namespace detail
