@@ -63,9 +63,14 @@ void bindCore(py::module_ &m) {
     py::list rows;
     for (const auto &[id, def] : OpManager::getSupportedOperationsDefinition(includeInternal)) {
       std::vector<std::string> types;
+      bool floats = def.inputs.empty() || def.inputs[0].supportedTensors.empty();
       if (!def.inputs.empty())
-        for (DataType t : def.inputs[0].supportedTensors) types.push_back(toString(t));
-      rows.append(py::make_tuple(id.domain, id.type, id.version, types, def.hasGradient));
+        for (DataType t : def.inputs[0].supportedTensors) {
+          types.push_back(toString(t));
+          floats = floats || isFloatingPoint(t);
+        }
+      // Integer-only ops stop autodiff whatever their class says.
+      rows.append(py::make_tuple(id.domain, id.type, id.version, types, def.hasGradient && floats));
     }
     return rows;
   }, py::arg("includeInternal") = false);

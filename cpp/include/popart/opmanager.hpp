@@ -78,11 +78,12 @@ public:
 
 namespace detail {
 /// True when OP, or a class between it and Op, overrides Op::getGradOps.
-template <class OP> constexpr bool definesGradient() {
-  return !std::is_same_v<decltype(&OP::getGradOps), std::vector<std::unique_ptr<Op>> (Op::*)()>;
-}
+/// Specialised for ops that autodiff differentiates another way (sub-graph ops).
+template <class OP>
+struct DefinesGradient
+    : std::bool_constant<!std::is_same_v<decltype(&OP::getGradOps), std::vector<std::unique_ptr<Op>> (Op::*)()>> {};
 template <class OP> OpDefinition withGradientFlag(OpDefinition def) {
-  def.hasGradient = definesGradient<OP>();
+  def.hasGradient = DefinesGradient<OP>::value;
   return def;
 }
 } // namespace detail

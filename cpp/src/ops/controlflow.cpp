@@ -329,6 +329,11 @@ void LoopScanGradOp::setup() {
   for (const auto &[i, t] : output->tensorMap()) outInfo(i) = outInfos_.at(i);
 }
 
+// Autodiff differentiates sub-graph ops itself (backward sub-graphs).
+template <> struct detail::DefinesGradient<IfOp> : std::true_type {};
+template <> struct detail::DefinesGradient<LoopOp> : std::true_type {};
+template <> struct detail::DefinesGradient<ScanOp> : std::true_type {};
+template <> struct detail::DefinesGradient<CallOp> : std::true_type {};
 POPART_REGISTER_OP(IfOp, onnxOp("If", {1, 11, 13, 16, 19, 21}));
 POPART_REGISTER_OP(LoopOp, onnxOp("Loop", {1, 11, 13, 16, 19, 21}));
 POPART_REGISTER_OP(ScanOp, onnxOp("Scan", {8, 9, 11, 16, 19, 21}));
