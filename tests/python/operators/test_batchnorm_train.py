@@ -147,10 +147,11 @@ def test_gradients_with_batch_statistics(shape, dtype):
 
 
 @pytest.mark.parametrize("shape", [(4, 3), (2, 3, 4, 5)])
-def test_gradients_with_running_statistics(shape):
+@pytest.mark.parametrize("opset,attrs", [(15, {"training_mode": 0}), (6, {"is_test": 1})])
+def test_gradients_with_running_statistics(shape, opset, attrs):
     x, (scale, bias, mean, var) = params(shape, np.float64, seed=4)
     cot = np.random.RandomState(5).uniform(-1.5, 1.5, shape)
-    got = popart_grads(x, scale, bias, mean, var, cot, opset=15, attrs={"training_mode": 0})
+    got = popart_grads(x, scale, bias, mean, var, cot, opset=opset, attrs=attrs)
     for name, g, w in zip("x s b".split(), got, torch_grads(x, scale, bias, mean, var, cot, training=False)):
         np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-10, err_msg=name)
 
@@ -241,3 +242,12 @@ def test_inference_session_leaves_running_statistics():
     for step in range(2):
         np.testing.assert_allclose(res["rm"][step], rm, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(res["rv"][step], rv, rtol=1e-5, atol=1e-6)
+
+
+def test_graphcore_form_in_inference():
+    x, (scale, bias, mean, var) = params((4, 3, 2), np.float32, seed=9)
+    node = oh.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], domain="ai.graphcore", epsilon=EPS)
+    got = run_model(model([node], {"x": x}, ["y"], {"s": scale, "b": bias, "m": mean, "v": var}), {"x": x}, ["y"])
+    want = F.batch_norm(torch.tensor(x), torch.tensor(mean), torch.tensor(var), torch.tensor(scale),
+                        torch.tensor(bias), training=False, eps=EPS)
+    np.testing.assert_allclose(got["y"], want.numpy(), rtol=1e-5, atol=1e-5)
