@@ -62,6 +62,20 @@ def test_five_outputs_use_batch_statistics(shape, dtype):
         np.testing.assert_allclose(res[o].astype(np.float64), w, **tols(dtype), err_msg=o)
 
 
+def test_spatial_zero_statistics_per_element():
+    # opset 7 spatial=0: statistics over the batch only, one per [C, D] element
+    rng = np.random.RandomState(10)
+    x = rng.randn(5, 2, 3).astype(np.float32)
+    scale, bias, mean, var = (rng.uniform(0.5, 1.5, (2, 3)).astype(np.float32) for _ in range(4))
+    outs = ["y", "rm", "rv", "sm", "sv"]
+    node = oh.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], outs, momentum=0.7, spatial=0)
+    res = run_model(model([node], {"x": x}, outs, {"s": scale, "b": bias, "m": mean, "v": var}, 7), {"x": x}, outs)
+    m, v = x.astype(np.float64).mean(0), x.astype(np.float64).var(0)
+    want = [(x - m) / np.sqrt(v + EPS) * scale + bias, mean * 0.7 + m * 0.3, var * 0.7 + v * 0.3, m, v]
+    for o, w in zip(outs, want):
+        np.testing.assert_allclose(res[o], w, rtol=1e-5, atol=1e-5, err_msg=o)
+
+
 @pytest.mark.parametrize("opset", [14, 15])
 def test_training_mode_attribute(opset):
     x, (scale, bias, mean, var) = params((5, 3, 4), np.float32, seed=1)
