@@ -6,8 +6,9 @@
 // one (M / (M - 1) times, M = N * spatial), as PyTorch. In a TrainingSession the mean and var Variables are
 // updated in place each step; optional outputs 1, 2 hold the new running statistics, 3, 4 (opset < 14) the
 // batch mean and biased batch variance.
-// Training mode: opset >= 14 attribute training_mode when present, opset 6 is_test=0 with outputs beyond Y,
-// otherwise whenever there are outputs beyond Y or the IR is being trained.
+// Training mode: the opset >= 14 attribute training_mode when present; never with opset 6 is_test=1;
+// otherwise whenever there are outputs beyond Y or the IR is being trained (PopART: a BatchNormalization
+// in a TrainingSession trains, so an absent training_mode does not mean inference there).
 // Gradient (BatchNormalizationGrad), xh = (X - m) / sqrt(v + eps), sums over the M values of a channel:
 //   dB = sum(dY), dscale = sum(dY * xh); training dX = scale / sqrt(v + eps) / M * (M dY - dB - xh dscale),
 //   inference dX = scale / sqrt(v + eps) * dY. The running statistics get no gradient.

@@ -61,7 +61,9 @@ void InstanceNormOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
-std::vector<std::unique_ptr<Op>> InstanceNormOp::getGradOps() { return normGradOps("InstanceNormalizationGrad", *this); }
+std::vector<std::unique_ptr<Op>> InstanceNormOp::getGradOps() {
+  return normGradOps("InstanceNormalizationGrad", *this);
+}
 
 void LayerNormOp::setup() {
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
@@ -92,7 +94,9 @@ void MeanVarianceNormOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
-std::vector<std::unique_ptr<Op>> MeanVarianceNormOp::getGradOps() { return xGradOps("MeanVarianceNormalizationGrad", *this); }
+std::vector<std::unique_ptr<Op>> MeanVarianceNormOp::getGradOps() {
+  return xGradOps("MeanVarianceNormalizationGrad", *this);
+}
 
 void LpNormOp::setup() {
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));

@@ -62,6 +62,20 @@ def test_five_outputs_use_batch_statistics(shape, dtype):
         np.testing.assert_allclose(res[o].astype(np.float64), w, **tols(dtype), err_msg=o)
 
 
+def test_spatial_zero_statistics_per_element():
+    # opset 7 spatial=0: statistics over the batch only, one per [C, D] element
+    rng = np.random.RandomState(10)
+    x = rng.randn(5, 2, 3).astype(np.float32)
+    scale, bias, mean, var = (rng.uniform(0.5, 1.5, (2, 3)).astype(np.float32) for _ in range(4))
+    outs = ["y", "rm", "rv", "sm", "sv"]
+    node = oh.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], outs, momentum=0.7, spatial=0)
+    res = run_model(model([node], {"x": x}, outs, {"s": scale, "b": bias, "m": mean, "v": var}, 7), {"x": x}, outs)
+    m, v = x.astype(np.float64).mean(0), x.astype(np.float64).var(0)
+    want = [(x - m) / np.sqrt(v + EPS) * scale + bias, mean * 0.7 + m * 0.3, var * 0.7 + v * 0.3, m, v]
+    for o, w in zip(outs, want):
+        np.testing.assert_allclose(res[o], w, rtol=1e-5, atol=1e-5, err_msg=o)
+
+
 @pytest.mark.parametrize("opset", [14, 15])
 def test_training_mode_attribute(opset):
     x, (scale, bias, mean, var) = params((5, 3, 4), np.float32, seed=1)
@@ -147,10 +161,11 @@ def test_gradients_with_batch_statistics(shape, dtype):
 
 
 @pytest.mark.parametrize("shape", [(4, 3), (2, 3, 4, 5)])
-def test_gradients_with_running_statistics(shape):
+@pytest.mark.parametrize("opset,attrs", [(15, {"training_mode": 0}), (6, {"is_test": 1})])
+def test_gradients_with_running_statistics(shape, opset, attrs):
     x, (scale, bias, mean, var) = params(shape, np.float64, seed=4)
     cot = np.random.RandomState(5).uniform(-1.5, 1.5, shape)
-    got = popart_grads(x, scale, bias, mean, var, cot, opset=15, attrs={"training_mode": 0})
+    got = popart_grads(x, scale, bias, mean, var, cot, opset=opset, attrs=attrs)
     for name, g, w in zip("x s b".split(), got, torch_grads(x, scale, bias, mean, var, cot, training=False)):
         np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-10, err_msg=name)
 
@@ -241,3 +256,12 @@ def test_inference_session_leaves_running_statistics():
     for step in range(2):
         np.testing.assert_allclose(res["rm"][step], rm, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(res["rv"][step], rv, rtol=1e-5, atol=1e-6)
+
+
+def test_graphcore_form_in_inference():
+    x, (scale, bias, mean, var) = params((4, 3, 2), np.float32, seed=9)
+    node = oh.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], domain="ai.graphcore", epsilon=EPS)
+    got = run_model(model([node], {"x": x}, ["y"], {"s": scale, "b": bias, "m": mean, "v": var}), {"x": x}, ["y"])
+    want = F.batch_norm(torch.tensor(x), torch.tensor(mean), torch.tensor(var), torch.tensor(scale),
+                        torch.tensor(bias), training=False, eps=EPS)
+    np.testing.assert_allclose(got["y"], want.numpy(), rtol=1e-5, atol=1e-5)

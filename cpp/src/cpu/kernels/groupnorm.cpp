@@ -139,7 +139,8 @@ template <class T> void groupNormGradParams(const T *dy, const T *x, const Group
     for (int64_t c = c0; c < c1; ++c) {
       double a = 0, b = 0;
       for (int64_t n = 0; n < lay.batch; ++n) {
-        const int64_t r = n * lay.groups + c / lay.perGroup(), off = r * lay.rowLength() + (c % lay.perGroup()) * lay.inner;
+        const int64_t r = n * lay.groups + c / lay.perGroup();
+        const int64_t off = r * lay.rowLength() + (c % lay.perGroup()) * lay.inner;
         for (int64_t i = 0; i < lay.inner; ++i) {
           const double g = static_cast<double>(dy[off + i]);
           a += g * (static_cast<double>(x[off + i]) - mp[r]) * ip[r], b += g;
@@ -150,7 +151,8 @@ template <class T> void groupNormGradParams(const T *dy, const T *x, const Group
   }, std::max<int64_t>(1, 32768 / std::max<int64_t>(lay.batch * lay.inner, 1)));
   std::fill(s.scale.begin(), s.scale.end(), 0.0), std::fill(s.bias.begin(), s.bias.end(), 0.0);
   for (int64_t c = 0; c < l.channels; ++c) s.scale[l.param(c)] += ds[c], s.bias[l.param(c)] += db[c];
-  for (size_t p = 0; p < s.scale.size(); ++p) dscale[p] = static_cast<T>(s.scale[p]), dbias[p] = static_cast<T>(s.bias[p]);
+  for (size_t p = 0; p < s.scale.size(); ++p)
+    dscale[p] = static_cast<T>(s.scale[p]), dbias[p] = static_cast<T>(s.bias[p]);
 }
 
 /// Inputs dY, X, scale; outputs dX, dscale, dbias.

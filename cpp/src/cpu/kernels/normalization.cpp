@@ -342,8 +342,8 @@ void lrnKernel(KernelContext &ctx) {
 /// LpNormalizationGrad (inputs dY, X): with y = x / N along the axis, dx = (dy - q sum(dy y)) / N,
 /// q = y (p = 2) or sign(x) (p = 1); dx = 0 where N = 0.
 void lpNormGradKernel(KernelContext &ctx) {
-  const AxisLanes l = axisLanes(ctx.inInfo(1).shape(), shapeutil::normaliseAxis(ctx.op().attr<Attributes::Int>("axis", -1),
-                                                                                ctx.inInfo(1).rank()));
+  const int64_t axis = shapeutil::normaliseAxis(ctx.op().attr<Attributes::Int>("axis", -1), ctx.inInfo(1).rank());
+  const AxisLanes l = axisLanes(ctx.inInfo(1).shape(), axis);
   const bool l1 = ctx.op().attr<Attributes::Int>("p", 2) == 1;
   dispatchFloat(ctx.inInfo(1).dataType(), [&](auto tag) {
     using T = decltype(tag);
@@ -420,7 +420,8 @@ POPART_REGISTER_KERNEL(onnxOp("LRN"), lrnKernel);
 static popx::OpxCreator<LayerNormOpx> POPART_UNIQUE_NAME(layerNormOpxCreator_)(onnxOp("LayerNormalization"));
 static popx::OpxCreator<MeanVarianceNormOpx> POPART_UNIQUE_NAME(mvnOpxCreator_)(onnxOp("MeanVarianceNormalization"));
 POPART_REGISTER_KERNEL(internalOp("LpNormalizationGrad"), lpNormGradKernel);
-static popx::OpxCreator<LayerNormGradOpx> POPART_UNIQUE_NAME(layerNormGradOpxCreator_)(internalOp("LayerNormalizationGrad"));
+static popx::OpxCreator<LayerNormGradOpx> POPART_UNIQUE_NAME(layerNormGradOpxCreator_)(
+    internalOp("LayerNormalizationGrad"));
 static popx::OpxCreator<MeanVarianceNormGradOpx> POPART_UNIQUE_NAME(mvnGradOpxCreator_)(
     internalOp("MeanVarianceNormalizationGrad"));
 static popx::OpxCreator<LRNGradOpx> POPART_UNIQUE_NAME(lrnGradOpxCreator_)(internalOp("LRNGrad"));
