@@ -1,0 +1,105 @@
+// External tensor data (TensorProto.data_location = EXTERNAL): the bytes are
+// read from a file next to the model, whose path may not leave the model folder.
+#include "onnx/model.hpp"
+#include "onnx/wire.hpp"
+#include "popart/error.hpp"
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+
+namespace popart::onnxpb {
+namespace {
+
+int64_t externalInt(const StringStringEntry &e, const Tensor &t) {
+  int64_t v = -1;
+  auto end = e.value.data() + e.value.size();
+  auto [ptr, ec] = std::from_chars(e.value.data(), end, v);
+  if (ec != std::errc() || ptr != end || v < 0)
+    throw error("tensor '{}' has external data {} '{}', expected a non-negative integer", t.name,
+                e.key, e.value);
+  return v;
+}
+
+std::filesystem::path externalPath(const Tensor &t, const std::string &location,
+                                   const std::string &baseDir) {
+  std::filesystem::path loc(location);
+  if (location.empty())
+    throw error("tensor '{}' is stored externally but has no 'location'", t.name);
+  bool escapes = loc.is_absolute() || std::any_of(loc.begin(), loc.end(), [](auto &part) {
+                   return part.string() == "..";
+                 });
+  if (escapes)
+    throw error("tensor '{}' has external data location '{}' outside the model folder '{}'",
+                t.name, location, baseDir);
+  return std::filesystem::path(baseDir) / loc;
+}
+
+void loadExternal(Tensor &t, const std::string &baseDir) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (auto &e : t.externalData) {
+    if (e.key == "location") location = e.value;
+    if (e.key == "offset") offset = externalInt(e, t);
+    if (e.key == "length") length = externalInt(e, t);
+  }
+  auto path = externalPath(t, location, baseDir);
+  std::error_code ec;
+  bool regular = std::filesystem::is_regular_file(path, ec);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  auto fileSize = static_cast<int64_t>(in ? static_cast<std::streamoff>(in.tellg()) : -1);
+  if (!regular || !in || fileSize < 0)
+    throw error("cannot read external data file '{}' of tensor '{}'", path.string(), t.name);
+  if (length < 0) length = std::max<int64_t>(fileSize - offset, 0);
+  if (offset > fileSize || length > fileSize - offset)
+    throw error("external data of tensor '{}' (offset {}, length {}) is beyond the end of '{}' "
+                "({} bytes)", t.name, offset, length, path.string(), fileSize);
+  t.rawData.resize(static_cast<size_t>(length));
+  in.seekg(offset);
+  if (!in.read(t.rawData.data(), length))
+    throw error("failed reading external data of tensor '{}' from '{}'", t.name, path.string());
+  t.hasRawData = true;
+  t.externalData.clear();
+  t.dataLocation = 0;
+}
+
+void resolveTensor(Tensor &t, const std::string &baseDir) {
+  if (t.dataLocation == 1) loadExternal(t, baseDir);
+}
+
+void resolveGraph(Graph &g, const std::string &baseDir) {
+  for (auto &t : g.initializer) resolveTensor(t, baseDir);
+  for (auto &n : g.node)
+    for (auto &a : n.attribute) {
+      if (a.hasT) resolveTensor(a.t, baseDir);
+      for (auto &t : a.tensors) resolveTensor(t, baseDir);
+      if (a.g) resolveGraph(*a.g, baseDir);
+      for (auto &sub : a.graphs)
+        if (sub) resolveGraph(*sub, baseDir);
+    }
+}
+
+} // namespace
+
+Model loadModelFile(const std::string &path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw error("cannot read ONNX model file '{}': not a readable file", path);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  auto size = in ? static_cast<std::streamoff>(in.tellg()) : std::streamoff(-1);
+  std::string bytes;
+  if (size >= 0) {
+    bytes.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(bytes.data(), size);
+  }
+  if (!in || size < 0) throw error("cannot read ONNX model file '{}'", path);
+  auto dir = std::filesystem::path(path).parent_path().string();
+  return parseModel(bytes, dir.empty() ? "." : dir);
+}
+
+void resolveExternalData(Model &model, const std::string &baseDir) {
+  resolveGraph(model.graph, baseDir);
+}
+
+} // namespace popart::onnxpb
