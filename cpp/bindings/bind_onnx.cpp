@@ -1,5 +1,5 @@
 // Test hooks for the ONNX wire codec: parse + re-serialise bytes or a file.
-#include "../src/onnx/model.hpp"
+#include "onnx/model.hpp"  // private header: the codec test hooks need it
 #include "bindings.hpp"
 
 namespace popart::bindings {
