@@ -1,11 +1,13 @@
 // Forward of ai.onnx RNN/GRU/LSTM on oneDNN's vanilla_rnn / gru / lbr_gru / lstm primitives, for the
 // configurations they compute exactly: FLOAT/FLOAT16, no sequence_lens, no clip, no input_forget, the default
 // activations (RNN: Tanh, Relu or Sigmoid, the same for both directions). One primitive per direction.
-// Each run first copies W, R (ONNX gate blocks i,o,f,c; oneDNN wants i,f,c,o), the summed biases and the
-// peepholes (ONNX i,o,f; oneDNN i,f,o) into preallocated ldgoi/ldgo buffers (weights may be Variables); the
-// primitive step then reorders them into oneDNN's preferred layouts and copies the [T, N, H] results into Y.
+// W, R (ONNX gate blocks i,o,f,c; oneDNN wants i,f,c,o), the summed biases and the peepholes (ONNX i,o,f;
+// oneDNN i,f,o) are copied into preallocated ldgoi/ldgo buffers and reordered into oneDNN's preferred layouts:
+// once at grow() when they are all Const, else at each run (Variables change between runs). The [T, N, H]
+// results are copied into Y.
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
+#include "popart/logging.hpp"
 #include "rnn_engine.hpp"
 #include <cstring>
 
@@ -108,6 +110,34 @@ float *rnnDnnlScratch(const popx::Opx &opx, int64_t n) {
   return opx.createTensor(TensorInfo(DataType::FLOAT, Shape{n})).data<float>();
 }
 
+/// `plain` in layout `want`, reordered now into session-owned memory (for Const weights).
+memory rnnDnnlReorderOnce(const popx::Opx &opx, const memory &plain, const memory::desc &want) {
+  if (plain.get_desc() == want) return plain;
+  memory m = dnnl_ctx::wrap(want, rnnDnnlScratch(opx, static_cast<int64_t>(want.get_size() / sizeof(float)) + 1));
+  dnnl::reorder(plain, m).execute(dnnl_ctx::stream(), const_cast<memory &>(plain), m);
+  dnnl_ctx::stream().wait();
+  return m;
+}
+
+/// Float host copies of Const inputs W, R, B, P (empty when absent); empty `w` when any weight is not Const.
+struct RnnDnnlConst {
+  std::vector<float> w, r, b, p;
+};
+
+RnnDnnlConst rnnDnnlConstWeights(const Op &op, bool peep) {
+  RnnDnnlConst k;
+  for (InIndex i : {kRnnW, kRnnR, kRnnB, kRnnP})
+    if (op.hasInput(i) && (i != kRnnP || peep) && !op.inIsConst(i)) return k;
+  auto get = [&](InIndex i, std::vector<float> &v) {
+    if (!op.hasInput(i)) return;
+    auto d = op.inConstFloats(i);
+    v.assign(d.begin(), d.end());
+  };
+  get(kRnnW, k.w), get(kRnnR, k.r), get(kRnnB, k.b);
+  if (peep) get(kRnnP, k.p);
+  return k;
+}
+
 } // namespace
 
 bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog) {
@@ -115,10 +145,16 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
   const int64_t T = c.seq, N = c.batch, I = c.input, H = c.hidden, G = c.gates();
   const int64_t biasGates = c.cell == RnnCell::Gru && c.linearBeforeReset ? 4 : G;
   const bool lstm = c.cell == RnnCell::Lstm, peep = lstm && opx.hasInput(kRnnP);
+  const RnnDnnlConst k = rnnDnnlConstWeights(*opx.op_p, peep);
+  const bool once = !k.w.empty();
   auto st = std::make_shared<FloatStaging>();
   auto in = [&](InIndex i) { return opx.hasInput(i) ? st->in(opx, i).data<float>() : nullptr; };
   auto out = [&](OutIndex i) { return opx.hasOutput(i) ? st->out(opx, i).data<float>() : nullptr; };
-  const float *X = in(kRnnX), *W = in(kRnnW), *R = in(kRnnR), *B = in(kRnnB), *P = in(kRnnP);
+  auto weight = [&](InIndex i, const std::vector<float> &v) -> const float * {
+    return !once ? in(i) : v.empty() ? nullptr : v.data();
+  };
+  const float *X = in(kRnnX), *W = weight(kRnnW, k.w), *R = weight(kRnnR, k.r), *B = weight(kRnnB, k.b);
+  const float *P = peep ? weight(kRnnP, k.p) : nullptr;
   const float *H0 = in(kRnnInitH), *C0 = lstm ? in(kRnnInitC) : nullptr;
   float *Y = out(0), *Yh = out(1), *Yc = lstm ? out(2) : nullptr;
 
@@ -154,10 +190,13 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
       return false;
     }
     using dnnl_ctx::wrap;
+    const memory wPlain = wrap(memory::desc({1, 1, I, G, H}, f32, RnnTag::ldgoi), b.wts.w);
+    const memory rPlain = wrap(memory::desc({1, 1, H, G, H}, f32, RnnTag::ldgoi), b.wts.r);
+    if (once) rnnDnnlFill(c, d, W, R, B, P, b.wts);
     PrimitiveStep::Args args{
         {DNNL_ARG_SRC_LAYER, wrap(m.src, const_cast<float *>(X))},
-        {DNNL_ARG_WEIGHTS_LAYER, step->inputAs(wrap(memory::desc({1, 1, I, G, H}, f32, RnnTag::ldgoi), b.wts.w), p.weightsLayer)},
-        {DNNL_ARG_WEIGHTS_ITER, step->inputAs(wrap(memory::desc({1, 1, H, G, H}, f32, RnnTag::ldgoi), b.wts.r), p.weightsIter)},
+        {DNNL_ARG_WEIGHTS_LAYER, once ? rnnDnnlReorderOnce(opx, wPlain, p.weightsLayer) : step->inputAs(wPlain, p.weightsLayer)},
+        {DNNL_ARG_WEIGHTS_ITER, once ? rnnDnnlReorderOnce(opx, rPlain, p.weightsIter) : step->inputAs(rPlain, p.weightsIter)},
         {DNNL_ARG_BIAS, wrap(m.bias, b.wts.bias)},
         {DNNL_ARG_DST_LAYER, wrap(m.dst, b.y)}};
     if (peep) args[DNNL_ARG_WEIGHTS_PEEPHOLE] = wrap(m.peep, b.wts.peep);
@@ -183,11 +222,15 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
       }
     }
   };
+  if (once) {
+    logging::opx::debug("{}: Const weights laid out for oneDNN once", opx.op_p->debugName());
+    W = R = B = P = nullptr;  // filled above; the host copies die with this frame
+  }
   prog.add([=] {
     st->toFloat();
     for (int64_t d = 0; d < c.dirs; ++d) {
       const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
-      rnnDnnlFill(c, d, W, R, B, P, b.wts);
+      if (W) rnnDnnlFill(c, d, W, R, B, P, b.wts);
       for (int64_t n = 0; n < N; ++n) {
         if (b.h0) std::memcpy(b.h0 + n * H, H0 + stateOff(d, n), sizeof(float) * H);
         if (b.c0) std::memcpy(b.c0 + n * H, C0 + stateOff(d, n), sizeof(float) * H);
