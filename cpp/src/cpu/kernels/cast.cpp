@@ -1,7 +1,7 @@
 // Cast kernel: y[i] = (To) x[i] through the source's compute type (float for
 // float16; F16C between float and float16); to BOOL is x != 0. Same-type casts
 // alias, so they copy only when the buffers differ (constant folding). Also
-// runs CastGrad (dy cast back to x's type).
+// runs CastLike (input 1 gives only the type) and CastGrad (dy cast back to x's type).
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
@@ -48,5 +48,6 @@ void castFwd(KernelContext &ctx) {
 
 } // namespace
 POPART_REGISTER_KERNEL(onnxOp("Cast"), castFwd);
+POPART_REGISTER_KERNEL(onnxOp("CastLike"), castFwd);
 POPART_REGISTER_KERNEL(internalOp("CastGrad"), castFwd);
 } // namespace popart::cpu
