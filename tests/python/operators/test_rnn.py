@@ -186,14 +186,14 @@ def test_optional_outputs(outs):
 
 def _gc_to_onnx(weights, biases):
     """ai.graphcore LSTM weights [4, I + H, H] (gates forget, input, candidate, output) -> ONNX W, R, B."""
-    I = weights.shape[1] - weights.shape[2]
+    H = weights.shape[2]
+    I = weights.shape[1] - H
     onnx_of = [2, 0, 3, 1]
-    W, R, B = np.zeros((4,) + weights.shape[2:] + (I,)), np.zeros((4,) + weights.shape[2:] * 2), np.zeros((8, weights.shape[2]))
+    W, R, B = np.zeros((4, H, I)), np.zeros((4, H, H)), np.zeros((8, H))
     for k in range(4):
         W[onnx_of[k]] = weights[k, :I].T
         R[onnx_of[k]] = weights[k, I:].T
         B[onnx_of[k]] = biases[k]
-    H = weights.shape[2]
     return W.reshape(1, 4 * H, I), R.reshape(1, 4 * H, H), B.reshape(1, 8 * H)
 
 

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import onnx
 import onnx.helper as oh
+from onnx import numpy_helper
 import pytest
 import torch
 
@@ -33,15 +34,16 @@ def popart_grads(op, ins, attrs, cots, opset=14, domain=""):
     for k, c in enumerate(cots):
         if c is None:  # an output outside the loss
             continue
-        nodes += [oh.make_node("Constant", [], [f"cot{k}"], value=onnx.numpy_helper.from_array(c.astype(dtype), f"cot{k}")),
+        nodes += [oh.make_node("Constant", [], [f"cot{k}"], value=numpy_helper.from_array(c.astype(dtype), f"cot{k}")),
                   oh.make_node("Mul", [outs[k], f"cot{k}"], [f"w{k}"]),
-                  oh.make_node("Constant", [], [f"shape{k}"], value=onnx.numpy_helper.from_array(np.array([-1]), f"shape{k}")),
+                  oh.make_node("Constant", [], [f"shape{k}"],
+                               value=numpy_helper.from_array(np.array([-1]), f"shape{k}")),
                   oh.make_node("Reshape", [f"w{k}", f"shape{k}"], [f"flat{k}"])]
         flat.append(f"flat{k}")
     nodes += [oh.make_node("Concat", flat, ["all"], axis=0),
               oh.make_node("IdentityLoss", ["all"], ["loss"], domain="ai.graphcore", reduction=0)]
-    graph = oh.make_graph(nodes, "rnn_grad", [], [oh.make_tensor_value_info("loss", onnx.helper.np_dtype_to_tensor_dtype(dtype), [])],
-                          initializer=inits)
+    loss = oh.make_tensor_value_info("loss", oh.np_dtype_to_tensor_dtype(dtype), [])
+    graph = oh.make_graph(nodes, "rnn_grad", [], [loss], initializer=inits)
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", opset), oh.make_opsetid("ai.graphcore", 1)])
     model.ir_version = min(model.ir_version, 10)
     anchors = [popart.reservedGradientPrefix() + n for n in floats]
@@ -127,7 +129,8 @@ def test_against_torch_nn(op, bidirectional):
     """torch.nn's own autograd, with its weights and gradients converted between gate orders."""
     torch.manual_seed(1)
     S, N, I, H, D = 5, 3, 4, 8, 2 if bidirectional else 1
-    mod = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[op](I, H, bidirectional=bidirectional).double()
+    cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[op]
+    mod = cls(I, H, bidirectional=bidirectional).double()
     x = torch.randn(S, N, I, dtype=torch.float64, requires_grad=True)
     h0 = torch.randn(D, N, H, dtype=torch.float64, requires_grad=True)
     c0 = torch.randn(D, N, H, dtype=torch.float64, requires_grad=True)

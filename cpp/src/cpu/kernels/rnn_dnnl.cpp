@@ -24,9 +24,8 @@ bool rnnDnnlSupports(const popx::Opx &opx, const RnnConfig &c) {
   const RnnAct dflt[3] = {RnnAct::Sigmoid, RnnAct::Tanh, RnnAct::Tanh};
   for (size_t i = 0; i < c.acts.size(); ++i) {
     const RnnAct a = c.acts[i].kind;
-    if (c.cell != RnnCell::Rnn ? a != dflt[i % c.numActs()]
-                               : a != c.acts[0].kind || (a != RnnAct::Tanh && a != RnnAct::Relu && a != RnnAct::Sigmoid))
-      return false;
+    const bool rnnOk = a == c.acts[0].kind && (a == RnnAct::Tanh || a == RnnAct::Relu || a == RnnAct::Sigmoid);
+    if (c.cell != RnnCell::Rnn ? a != dflt[i % c.numActs()] : !rnnOk) return false;
   }
   return true;
 }
@@ -58,7 +57,8 @@ void rnnDnnlFill(const RnnConfig &c, int64_t d, const float *W, const float *R, 
     }
   }
   if (o.peep)
-    for (int64_t k = 0; k < 3; ++k) std::memcpy(o.peep + k * H, P + d * 3 * H + (k == 0 ? 0 : k == 1 ? 2 : 1) * H, sizeof(float) * H);
+    for (int64_t k = 0; k < 3; ++k)
+      std::memcpy(o.peep + k * H, P + d * 3 * H + (k == 0 ? 0 : k == 1 ? 2 : 1) * H, sizeof(float) * H);
 }
 
 struct RnnDnnlPrimitive {
@@ -87,7 +87,8 @@ RnnDnnlPrimitive rnnDnnlCreate(const RnnConfig &c, dnnl::rnn_direction dir, cons
   }
   if (c.cell == RnnCell::Gru && c.linearBeforeReset) {
     using PD = dnnl::lbr_gru_forward::primitive_desc;
-    return rnnDnnlMake<PD, dnnl::lbr_gru_forward>(PD(e, inf, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
+    return rnnDnnlMake<PD, dnnl::lbr_gru_forward>(
+        PD(e, inf, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
   }
   if (c.cell == RnnCell::Gru) {
     using PD = dnnl::gru_forward::primitive_desc;
@@ -97,7 +98,8 @@ RnnDnnlPrimitive rnnDnnlCreate(const RnnConfig &c, dnnl::rnn_direction dir, cons
   const RnnAct a = c.acts[0].kind;
   const auto alg = a == RnnAct::Relu ? dnnl::algorithm::eltwise_relu
                    : a == RnnAct::Tanh ? dnnl::algorithm::eltwise_tanh : dnnl::algorithm::eltwise_logistic;
-  return rnnDnnlMake<PD, dnnl::vanilla_rnn_forward>(PD(e, inf, alg, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
+  return rnnDnnlMake<PD, dnnl::vanilla_rnn_forward>(
+      PD(e, inf, alg, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
 }
 
 /// Float buffers of one direction: oneDNN-layout weights, initial states, results.
@@ -193,10 +195,13 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
     const memory wPlain = wrap(memory::desc({1, 1, I, G, H}, f32, RnnTag::ldgoi), b.wts.w);
     const memory rPlain = wrap(memory::desc({1, 1, H, G, H}, f32, RnnTag::ldgoi), b.wts.r);
     if (once) rnnDnnlFill(c, d, W, R, B, P, b.wts);
+    auto weightsAs = [&](const memory &plain, const memory::desc &want) {
+      return once ? rnnDnnlReorderOnce(opx, plain, want) : step->inputAs(plain, want);
+    };
     PrimitiveStep::Args args{
         {DNNL_ARG_SRC_LAYER, wrap(m.src, const_cast<float *>(X))},
-        {DNNL_ARG_WEIGHTS_LAYER, once ? rnnDnnlReorderOnce(opx, wPlain, p.weightsLayer) : step->inputAs(wPlain, p.weightsLayer)},
-        {DNNL_ARG_WEIGHTS_ITER, once ? rnnDnnlReorderOnce(opx, rPlain, p.weightsIter) : step->inputAs(rPlain, p.weightsIter)},
+        {DNNL_ARG_WEIGHTS_LAYER, weightsAs(wPlain, p.weightsLayer)},
+        {DNNL_ARG_WEIGHTS_ITER, weightsAs(rPlain, p.weightsIter)},
         {DNNL_ARG_BIAS, wrap(m.bias, b.wts.bias)},
         {DNNL_ARG_DST_LAYER, wrap(m.dst, b.y)}};
     if (peep) args[DNNL_ARG_WEIGHTS_PEEPHOLE] = wrap(m.peep, b.wts.peep);
