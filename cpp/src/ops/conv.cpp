@@ -46,13 +46,15 @@ WindowGeometry windowGeometry(const WindowAttributes &a, const Shape &inSpatial,
   g.dilations = a.dilations.empty() ? Shape(r, 1) : a.dilations;
   Shape pads = a.pads.empty() ? Shape(2 * r, 0) : a.pads;
   if (g.strides.size() != r || g.dilations.size() != r || pads.size() != 2 * r)
-    throw error("strides {}, dilations {} and pads {} do not fit {} spatial dimensions", g.strides, g.dilations, pads, r);
+    throw error("strides {}, dilations {} and pads {} do not fit {} spatial dimensions", g.strides, g.dilations,
+                pads, r);
   g.padsBegin.assign(pads.begin(), pads.begin() + r);
   g.padsEnd.assign(pads.begin() + r, pads.end());
   g.out.assign(r, 0);
   const auto &autoPad = a.autoPad;
   if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
-    throw error("attribute auto_pad has unsupported value '{}' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)", autoPad);
+    throw error("attribute auto_pad has unsupported value '{}' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)",
+                autoPad);
   for (size_t i = 0; i < r; ++i) {
     if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1 || g.padsBegin[i] < 0 || g.padsEnd[i] < 0)
       throw error("invalid window: kernel {}, strides {}, dilations {}, pads {}", kernel, g.strides, g.dilations, pads);
@@ -119,10 +121,12 @@ public:
     const auto &x = inInfo(0), &w = inInfo(1);
     if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
     if (w.rank() != x.rank()) throw error("Conv weights W {} must have the rank of X {}", w.shape(), x.shape());
-    if (w.dataType() != x.dataType()) throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
+    if (w.dataType() != x.dataType())
+      throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
     int64_t group = attr<Attributes::Int>("group", 1), m = w.dim(0);
     if (group < 1 || x.dim(1) % group != 0 || m % group != 0 || x.dim(1) / group != w.dim(1))
-      throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1), w.shape());
+      throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1),
+                  w.shape());
     if (hasInput(2) && inInfo(2).shape() != Shape{m})
       throw error("bias B {} must have shape [{}]", inInfo(2).shape(), m);
     Shape kernel(w.shape().begin() + 2, w.shape().end());

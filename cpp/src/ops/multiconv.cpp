@@ -13,7 +13,8 @@ namespace {
 Shape multiConvSlice(const Op &op, const std::string &name, size_t begin, size_t count, size_t total) {
   auto v = op.attr<Attributes::Ints>(name, {});
   if (v.empty()) return {};
-  if (v.size() != total) throw error("attribute {} has {} values, expected {} (all convolutions)", name, v.size(), total);
+  if (v.size() != total)
+    throw error("attribute {} has {} values, expected {} (all convolutions)", name, v.size(), total);
   return Shape(v.begin() + begin, v.begin() + begin + count);
 }
 
@@ -66,7 +67,8 @@ private:
     if (!hasInput(3 * i) || !hasInput(3 * i + 1)) throw error("convolution {} needs data and weights inputs", i);
     const auto &x = inInfo(3 * i), &w = inInfo(3 * i + 1);
     if (x.rank() < 3 || x.rank() > 5 || w.rank() != x.rank())
-      throw error("convolution {}: data {} must be 3-D, 4-D or 5-D with weights {} of the same rank", i, x.shape(), w.shape());
+      throw error("convolution {}: data {} must be 3-D, 4-D or 5-D with weights {} of the same rank", i, x.shape(),
+                  w.shape());
     if (w.dataType() != x.dataType()) throw error("convolution {}: data and weights types differ", i);
     int64_t m = w.dim(0);
     if (w.dim(1) < 1 || x.dim(1) % w.dim(1) != 0 || m % (x.dim(1) / w.dim(1)) != 0)

@@ -33,7 +33,8 @@ def run_multiconv(convs, dtype, with_attrs=True, extra=None):
     args, arrays = [], {}
     for i, (xs, ws, bias, *_) in enumerate(convs):
         conv = []
-        for name, shape, scale in [(f"x{i}", xs, 1.0), (f"w{i}", ws, 0.3)] + ([(f"b{i}", (ws[0],), 1.0)] if bias else []):
+        parts = [(f"x{i}", xs, 1.0), (f"w{i}", ws, 0.3)] + ([(f"b{i}", (ws[0],), 1.0)] if bias else [])
+        for name, shape, scale in parts:
             arrays[name] = (rs.randn(*shape) * scale).astype(dtype)
             conv.append(builder.addInitializedInputTensor(arrays[name], name))
         args.append(conv)
@@ -96,7 +97,7 @@ def test_multiconv_defaults():
     ({"strides": [[2, 2]]}, "strides has 2 values, expected 4"),
 ])
 def test_multiconv_errors(extra, match):
-    convs = [((1, 2, 5, 5), (3, 2, 3, 3), False, None, None, None), ((1, 2, 5, 5), (3, 2, 3, 3), False, None, None, None)]
+    convs = [((1, 2, 5, 5), (3, 2, 3, 3), False, None, None, None)] * 2
     with pytest.raises(popart.popart_exception, match=match):
         run_multiconv(convs, np.float32, with_attrs=False, extra=extra)
 
@@ -113,8 +114,8 @@ def flip_reference(w, group):
 def test_conv_flip_weights(op_tester, dtype, shape, group):
     w = np.random.RandomState(5).randn(*shape).astype(dtype)
     attrs = {"group": group}
-    op_tester.check("ConvFlipWeights", [w], attrs=attrs, domain="ai.graphcore", reference=lambda w: flip_reference(w, group),
-                    rtol=0, atol=0)
+    op_tester.check("ConvFlipWeights", [w], attrs=attrs, domain="ai.graphcore",
+                    reference=lambda w: flip_reference(w, group), rtol=0, atol=0)
     if dtype == np.float64:
         op_tester.check_grad("ConvFlipWeights", [w], attrs=attrs, domain="ai.graphcore",
                              reference=lambda w: flip_reference(w, group))
@@ -132,4 +133,5 @@ def test_conv_flip_weights_is_the_data_gradient_weight(op_tester):
 
 def test_conv_flip_weights_bad_group(op_tester):
     with pytest.raises(popart.popart_exception, match="group 4 does not divide"):
-        op_tester.run("ConvFlipWeights", [np.zeros((6, 2, 3, 3), np.float32)], attrs={"group": 4}, domain="ai.graphcore")
+        op_tester.run("ConvFlipWeights", [np.zeros((6, 2, 3, 3), np.float32)], attrs={"group": 4},
+                      domain="ai.graphcore")

@@ -54,7 +54,9 @@ ConvShape convShape(const popx::Opx &opx, const ConvRoles &r) {
 #ifdef POPART_WITH_DNNL
 using dnnl::memory;
 
-memory::desc convAnyDesc(const memory::dims &d) { return memory::desc(d, memory::data_type::f32, memory::format_tag::any); }
+memory::desc convAnyDesc(const memory::dims &d) {
+  return memory::desc(d, memory::data_type::f32, memory::format_tag::any);
+}
 
 /// Descriptors and window parameters of one convolution in oneDNN's terms.
 struct ConvDnnl {
@@ -109,7 +111,8 @@ void growPass(PrimitiveStep &step, const ConvShape &cs, ConvPass pass, memory x,
   if (pass == ConvPass::Data) {
     dnnl::convolution_backward_data::primitive_desc pd(eng, algo, convAnyDesc(d.x), convAnyDesc(d.w), convAnyDesc(d.y),
                                                        d.strides, d.dil, d.pl, d.pr, hint);
-    args = {{DNNL_ARG_DIFF_DST, step.inputAs(y, pd.diff_dst_desc())}, {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())},
+    args = {{DNNL_ARG_DIFF_DST, step.inputAs(y, pd.diff_dst_desc())},
+            {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())},
             {DNNL_ARG_DIFF_SRC, out = step.outputAs(x, pd.diff_src_desc())}};
     step.add(dnnl::convolution_backward_data(pd), std::move(args));
     return step.finishOutput(out, x);
@@ -129,10 +132,11 @@ void growDeconv(PrimitiveStep &step, const ConvShape &cs, memory w, memory b, me
   auto wAny = memory::desc(wd.get_dims(), memory::data_type::f32, memory::format_tag::any);
   auto kind = dnnl::prop_kind::forward_inference;
   auto algo = dnnl::algorithm::deconvolution_direct;
-  auto pd = b ? dnnl::deconvolution_forward::primitive_desc(dnnl_ctx::engine(), kind, algo, convAnyDesc(d.y), wAny,
-                                                            b.get_desc(), convAnyDesc(d.x), d.strides, d.dil, d.pl, d.pr)
-              : dnnl::deconvolution_forward::primitive_desc(dnnl_ctx::engine(), kind, algo, convAnyDesc(d.y), wAny,
-                                                            convAnyDesc(d.x), d.strides, d.dil, d.pl, d.pr);
+  using Pd = dnnl::deconvolution_forward::primitive_desc;
+  auto &eng = dnnl_ctx::engine();
+  auto src = convAnyDesc(d.y), dst = convAnyDesc(d.x);
+  auto pd = b ? Pd(eng, kind, algo, src, wAny, b.get_desc(), dst, d.strides, d.dil, d.pl, d.pr)
+              : Pd(eng, kind, algo, src, wAny, dst, d.strides, d.dil, d.pl, d.pr);
   memory out = step.outputAs(x, pd.dst_desc());
   PrimitiveStep::Args args{{DNNL_ARG_SRC, step.inputAs(y, pd.src_desc())},
                            {DNNL_ARG_WEIGHTS, step.inputAs(dnnl_ctx::wrap(wd, w.get_data_handle()), pd.weights_desc())},
@@ -191,9 +195,11 @@ private:
         using T = decltype(tag);
         ConvLoops<T> loops(cs);
         if (r.pass == ConvPass::Forward)
-          loops.forward(static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b), static_cast<T *>(y));
+          loops.forward(static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b),
+                        static_cast<T *>(y));
         else if (r.pass == ConvPass::Data)
-          loops.data(static_cast<const T *>(y), static_cast<const T *>(w), static_cast<const T *>(b), static_cast<T *>(x));
+          loops.data(static_cast<const T *>(y), static_cast<const T *>(w), static_cast<const T *>(b),
+                     static_cast<T *>(x));
         else
           loops.weights(static_cast<const T *>(y), static_cast<const T *>(x), static_cast<T *>(w));
       });

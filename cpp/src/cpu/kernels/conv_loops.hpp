@@ -88,8 +88,9 @@ template <class T> struct ConvLoops {
                 if (o1 < 0) continue;
                 for (int64_t t2 = 0; t2 < win.k[2]; ++t2) {
                   int64_t o2 = source(2, i[2], t2);
-                  if (o2 >= 0)
-                    acc += Acc(yp[(o0 * win.out[1] + o1) * win.out[2] + o2]) * Acc(wp[(a * win.k[1] + bb) * win.k[2] + t2]);
+                  if (o2 < 0) continue;
+                  acc += Acc(yp[(o0 * win.out[1] + o1) * win.out[2] + o2]) *
+                         Acc(wp[(a * win.k[1] + bb) * win.k[2] + t2]);
                 }
               }
             }
