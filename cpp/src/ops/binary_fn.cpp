@@ -79,7 +79,7 @@ void BinaryFnOp::setup() {
 }
 
 namespace {
-std::string gradFnType(const BinaryFnOp &op) {
+std::string binaryFnGradType(const BinaryFnOp &op) {
   const std::string &t = op.opid.type;
   const DataType d = op.inInfo(0).dataType();
   if (d != DataType::FLOAT && d != DataType::FLOAT16 && d != DataType::DOUBLE) return "";
@@ -91,7 +91,7 @@ std::string gradFnType(const BinaryFnOp &op) {
 
 std::vector<std::unique_ptr<Op>> BinaryFnOp::getGradOps() {
   std::vector<std::unique_ptr<Op>> v;
-  if (gradFnType(*this).empty()) return v;
+  if (binaryFnGradType(*this).empty()) return v;
   for (InIndex arg : {0, 1, 2, 3})  // ScaledAdd scales (2, 3) of the operands' type
     if (arg < 2 || (hasInput(arg) && inInfo(arg).dataType() == inInfo(0).dataType()))
       v.push_back(std::make_unique<BinaryFnGradOp>(*this, arg));
@@ -99,7 +99,7 @@ std::vector<std::unique_ptr<Op>> BinaryFnOp::getGradOps() {
 }
 
 BinaryFnGradOp::BinaryFnGradOp(const BinaryFnOp &fwd, InIndex arg)
-    : Op(internalOp(gradFnType(fwd) + "Arg" + std::to_string(arg) + "Grad"), fwd.settings), fnType_(gradFnType(fwd)),
+    : Op(internalOp(binaryFnGradType(fwd) + "Arg" + std::to_string(arg) + "Grad"), fwd.settings), fnType_(binaryFnGradType(fwd)),
       arg_(arg), shapeA_(fwd.broadcastShape(0)), shapeB_(fwd.broadcastShape(1)), outShape_(fwd.outShape(0)),
       argInfo_(fwd.inInfo(arg)), toArg_{{0, arg}} {
   using G = GradOpInType;
