@@ -39,7 +39,6 @@ int64_t rnnDnnlGate(const RnnConfig &c, int64_t k) {
 /// Per-direction host buffers in oneDNN's plain layouts, refreshed at each run.
 struct RnnDnnlWeights {
   float *w, *r, *bias, *peep;
-  int64_t biasGates;
 };
 
 void rnnDnnlFill(const RnnConfig &c, int64_t d, const float *W, const float *R, const float *B, const float *P,
@@ -112,6 +111,61 @@ float *rnnDnnlScratch(const popx::Opx &opx, int64_t n) {
   return opx.createTensor(TensorInfo(DataType::FLOAT, Shape{n})).data<float>();
 }
 
+int64_t rnnDnnlBiasGates(const RnnConfig &c) { return c.cell == RnnCell::Gru && c.linearBeforeReset ? 4 : c.gates(); }
+
+RnnDnnlDir rnnDnnlBuffers(const popx::Opx &opx, const RnnConfig &c, bool peep, bool h0, bool c0, bool yh, bool yc) {
+  const int64_t N = c.batch, H = c.hidden, GH = c.gates() * H;
+  RnnDnnlDir b;
+  b.wts = {rnnDnnlScratch(opx, GH * c.input), rnnDnnlScratch(opx, GH * H), rnnDnnlScratch(opx, rnnDnnlBiasGates(c) * H),
+           peep ? rnnDnnlScratch(opx, 3 * H) : nullptr};
+  if (h0) b.h0 = rnnDnnlScratch(opx, N * H);
+  if (c0) b.c0 = rnnDnnlScratch(opx, N * H);
+  b.y = rnnDnnlScratch(opx, c.seq * N * H);
+  if (yh) b.yh = rnnDnnlScratch(opx, N * H);
+  if (yc) b.yc = rnnDnnlScratch(opx, N * H);
+  return b;
+}
+
+RnnDnnlDescs rnnDnnlDescs(const RnnConfig &c, const RnnDnnlDir &b) {
+  const int64_t T = c.seq, N = c.batch, I = c.input, H = c.hidden, G = c.gates();
+  const auto f32 = memory::data_type::f32;
+  const memory::desc iter({1, 1, N, H}, f32, RnnTag::ldnc);
+  RnnDnnlDescs m;
+  m.src = memory::desc({T, N, I}, f32, c.batchMajor ? RnnTag::ntc : RnnTag::tnc);
+  m.srcIter = b.h0 ? iter : memory::desc();
+  m.srcIterC = b.c0 ? iter : memory::desc();
+  m.w = memory::desc({1, 1, I, G, H}, f32, RnnTag::any);
+  m.r = memory::desc({1, 1, H, G, H}, f32, RnnTag::any);
+  if (b.wts.peep) m.peep = memory::desc({1, 1, 3, H}, f32, RnnTag::ldgo);
+  m.bias = memory::desc({1, 1, rnnDnnlBiasGates(c), H}, f32, RnnTag::ldgo);
+  m.dst = memory::desc({T, N, H}, f32, RnnTag::tnc);
+  m.dstIter = b.yh ? iter : memory::desc();
+  m.dstIterC = b.yc ? iter : memory::desc();
+  return m;
+}
+
+// [D, N, H] (layout 0) or [N, D, H] state offsets; Y [T, D, N, H] or [N, T, D, H].
+int64_t rnnDnnlStateOff(const RnnConfig &c, int64_t d, int64_t n) {
+  return (c.batchMajor ? n * c.dirs + d : d * c.batch + n) * c.hidden;
+}
+
+int64_t rnnDnnlYOff(const RnnConfig &c, int64_t t, int64_t d, int64_t n) {
+  return (c.batchMajor ? (n * c.seq + t) * c.dirs + d : (t * c.dirs + d) * c.batch + n) * c.hidden;
+}
+
+void rnnDnnlCopyOut(const RnnConfig &c, const std::vector<RnnDnnlDir> &dirs, float *Y, float *Yh, float *Yc) {
+  const int64_t T = c.seq, N = c.batch, H = c.hidden;
+  for (int64_t d = 0; d < c.dirs; ++d) {
+    const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
+    for (int64_t n = 0; n < N; ++n) {
+      for (int64_t t = 0; Y && t < T; ++t)
+        std::memcpy(Y + rnnDnnlYOff(c, t, d, n), b.y + (t * N + n) * H, sizeof(float) * H);
+      if (Yh) std::memcpy(Yh + rnnDnnlStateOff(c, d, n), b.yh + n * H, sizeof(float) * H);
+      if (Yc) std::memcpy(Yc + rnnDnnlStateOff(c, d, n), b.yc + n * H, sizeof(float) * H);
+    }
+  }
+}
+
 /// `plain` in layout `want`, reordered now into session-owned memory (for Const weights).
 memory rnnDnnlReorderOnce(const popx::Opx &opx, const memory &plain, const memory::desc &want) {
   if (plain.get_desc() == want) return plain;
@@ -144,8 +198,7 @@ RnnDnnlConst rnnDnnlConstWeights(const Op &op, bool peep) {
 
 bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog) {
   if (!rnnDnnlSupports(opx, c)) return false;
-  const int64_t T = c.seq, N = c.batch, I = c.input, H = c.hidden, G = c.gates();
-  const int64_t biasGates = c.cell == RnnCell::Gru && c.linearBeforeReset ? 4 : G;
+  const int64_t N = c.batch, I = c.input, H = c.hidden, G = c.gates();
   const bool lstm = c.cell == RnnCell::Lstm, peep = lstm && opx.hasInput(kRnnP);
   const RnnDnnlConst k = rnnDnnlConstWeights(*opx.op_p, peep);
   const bool once = !k.w.empty();
@@ -161,29 +214,10 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
   float *Y = out(0), *Yh = out(1), *Yc = lstm ? out(2) : nullptr;
 
   auto step = std::make_shared<PrimitiveStep>();
-  std::vector<RnnDnnlDir> dirs(static_cast<size_t>(c.dirs));
-  const auto f32 = memory::data_type::f32;
-  const memory::desc iterDesc({1, 1, N, H}, f32, RnnTag::ldnc);
+  std::vector<RnnDnnlDir> dirs;
   for (int64_t d = 0; d < c.dirs; ++d) {
-    RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
-    b.wts = {rnnDnnlScratch(opx, G * H * I), rnnDnnlScratch(opx, G * H * H), rnnDnnlScratch(opx, biasGates * H),
-             peep ? rnnDnnlScratch(opx, 3 * H) : nullptr, biasGates};
-    if (H0) b.h0 = rnnDnnlScratch(opx, N * H);
-    if (C0) b.c0 = rnnDnnlScratch(opx, N * H);
-    b.y = rnnDnnlScratch(opx, T * N * H);
-    if (Yh) b.yh = rnnDnnlScratch(opx, N * H);
-    if (Yc) b.yc = rnnDnnlScratch(opx, N * H);
-    RnnDnnlDescs m;
-    m.src = memory::desc({T, N, I}, f32, c.batchMajor ? RnnTag::ntc : RnnTag::tnc);
-    m.srcIter = b.h0 ? iterDesc : memory::desc();
-    m.srcIterC = b.c0 ? iterDesc : memory::desc();
-    m.w = memory::desc({1, 1, I, G, H}, f32, RnnTag::any);
-    m.r = memory::desc({1, 1, H, G, H}, f32, RnnTag::any);
-    if (peep) m.peep = memory::desc({1, 1, 3, H}, f32, RnnTag::ldgo);
-    m.bias = memory::desc({1, 1, biasGates, H}, f32, RnnTag::ldgo);
-    m.dst = memory::desc({T, N, H}, f32, RnnTag::tnc);
-    m.dstIter = b.yh ? iterDesc : memory::desc();
-    m.dstIterC = b.yc ? iterDesc : memory::desc();
+    const RnnDnnlDir &b = dirs.emplace_back(rnnDnnlBuffers(opx, c, peep, H0, C0, Yh, Yc));
+    const RnnDnnlDescs m = rnnDnnlDescs(c, b);
     RnnDnnlPrimitive p;
     try {
       p = rnnDnnlCreate(c, c.reversed(d) ? dnnl::rnn_direction::unidirectional_right2left
@@ -192,41 +226,26 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
       return false;
     }
     using dnnl_ctx::wrap;
+    const auto f32 = memory::data_type::f32;
     const memory wPlain = wrap(memory::desc({1, 1, I, G, H}, f32, RnnTag::ldgoi), b.wts.w);
     const memory rPlain = wrap(memory::desc({1, 1, H, G, H}, f32, RnnTag::ldgoi), b.wts.r);
     if (once) rnnDnnlFill(c, d, W, R, B, P, b.wts);
     auto weightsAs = [&](const memory &plain, const memory::desc &want) {
       return once ? rnnDnnlReorderOnce(opx, plain, want) : step->inputAs(plain, want);
     };
-    PrimitiveStep::Args args{
-        {DNNL_ARG_SRC_LAYER, wrap(m.src, const_cast<float *>(X))},
-        {DNNL_ARG_WEIGHTS_LAYER, weightsAs(wPlain, p.weightsLayer)},
-        {DNNL_ARG_WEIGHTS_ITER, weightsAs(rPlain, p.weightsIter)},
-        {DNNL_ARG_BIAS, wrap(m.bias, b.wts.bias)},
-        {DNNL_ARG_DST_LAYER, wrap(m.dst, b.y)}};
+    PrimitiveStep::Args args{{DNNL_ARG_SRC_LAYER, wrap(m.src, const_cast<float *>(X))},
+                             {DNNL_ARG_WEIGHTS_LAYER, weightsAs(wPlain, p.weightsLayer)},
+                             {DNNL_ARG_WEIGHTS_ITER, weightsAs(rPlain, p.weightsIter)},
+                             {DNNL_ARG_BIAS, wrap(m.bias, b.wts.bias)},
+                             {DNNL_ARG_DST_LAYER, wrap(m.dst, b.y)}};
     if (peep) args[DNNL_ARG_WEIGHTS_PEEPHOLE] = wrap(m.peep, b.wts.peep);
-    if (b.h0) args[DNNL_ARG_SRC_ITER] = wrap(iterDesc, b.h0);
-    if (b.c0) args[DNNL_ARG_SRC_ITER_C] = wrap(iterDesc, b.c0);
-    if (b.yh) args[DNNL_ARG_DST_ITER] = wrap(iterDesc, b.yh);
-    if (b.yc) args[DNNL_ARG_DST_ITER_C] = wrap(iterDesc, b.yc);
+    if (b.h0) args[DNNL_ARG_SRC_ITER] = wrap(m.srcIter, b.h0);
+    if (b.c0) args[DNNL_ARG_SRC_ITER_C] = wrap(m.srcIterC, b.c0);
+    if (b.yh) args[DNNL_ARG_DST_ITER] = wrap(m.dstIter, b.yh);
+    if (b.yc) args[DNNL_ARG_DST_ITER_C] = wrap(m.dstIterC, b.yc);
     step->add(p.prim, std::move(args));
   }
-  // [D, N, H] (layout 0) or [N, D, H] state offsets; Y [T, D, N, H] or [N, T, D, H].
-  auto stateOff = [c](int64_t d, int64_t n) { return (c.batchMajor ? n * c.dirs + d : d * c.batch + n) * c.hidden; };
-  auto yOff = [c](int64_t t, int64_t d, int64_t n) {
-    return (c.batchMajor ? (n * c.seq + t) * c.dirs + d : (t * c.dirs + d) * c.batch + n) * c.hidden;
-  };
-  step->epilogue = [=] {
-    for (int64_t d = 0; d < c.dirs; ++d) {
-      const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
-      for (int64_t n = 0; n < N; ++n) {
-        if (Y)
-          for (int64_t t = 0; t < T; ++t) std::memcpy(Y + yOff(t, d, n), b.y + (t * N + n) * H, sizeof(float) * H);
-        if (Yh) std::memcpy(Yh + stateOff(d, n), b.yh + n * H, sizeof(float) * H);
-        if (Yc) std::memcpy(Yc + stateOff(d, n), b.yc + n * H, sizeof(float) * H);
-      }
-    }
-  };
+  step->epilogue = [=] { rnnDnnlCopyOut(c, dirs, Y, Yh, Yc); };
   if (once) {
     logging::opx::debug("{}: Const weights laid out for oneDNN once", opx.op_p->debugName());
     W = R = B = P = nullptr;  // filled above; the host copies die with this frame
@@ -237,8 +256,8 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
       const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
       if (W) rnnDnnlFill(c, d, W, R, B, P, b.wts);
       for (int64_t n = 0; n < N; ++n) {
-        if (b.h0) std::memcpy(b.h0 + n * H, H0 + stateOff(d, n), sizeof(float) * H);
-        if (b.c0) std::memcpy(b.c0 + n * H, C0 + stateOff(d, n), sizeof(float) * H);
+        if (b.h0) std::memcpy(b.h0 + n * H, H0 + rnnDnnlStateOff(c, d, n), sizeof(float) * H);
+        if (b.c0) std::memcpy(b.c0 + n * H, C0 + rnnDnnlStateOff(c, d, n), sizeof(float) * H);
       }
     }
   });
