@@ -2,7 +2,7 @@
 // functor per function. Sign/Floor/Ceil/Round/NearbyInt: 0 (as torch). Trig and
 // hyperbolic: the usual derivatives (Acosh 1/sqrt(x^2-1), Atanh 1/(1-x^2)); Expm1 e^x,
 // Log1p 1/(1+x). Elu/Selu/Celu: x > 0 ? 1 : alpha e^x (Selu times gamma; Celu e^(x/alpha));
-// HardSigmoid alpha inside (0, 1); HardSwish 0 / x/3 + 1/2 / 1 on x < -3 / <= 3 / else;
+// HardSigmoid alpha inside (0, 1); HardSwish 0 / x/3 + 1/2 / 1 on x <= -3 / < 3 / else (torch);
 // Softsign 1/(1+|x|)^2; Softplus sigmoid(x); ThresholdedRelu [x > alpha]; Shrink [|x| > lambd];
 // Gelu Phi(x) + x phi(x) (erf) or torch's tanh-form derivative; Swish s (1 + x (1 - s)); Scale s.
 #include "unary_fn.hpp"
@@ -49,7 +49,7 @@ struct HardSigmoidD {
 };
 struct HardSwishD {
   template <class C> C operator()(C g, C x) const {
-    return x < C(-3) ? C(0) : (x <= C(3) ? g * (x / C(3) + C(0.5)) : g);
+    return x <= C(-3) ? C(0) : (x < C(3) ? g * (x / C(3) + C(0.5)) : g);
   }
 };
 struct SoftsignD {
