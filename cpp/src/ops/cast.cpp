@@ -2,6 +2,8 @@
 // INT8/16/32/64, UINT8/16/32/64 and BOOL; `to` is a type name string at opset 1.
 // CastLike (ai.onnx 15, 19, 21): y = x cast to the type of input 1 (only its
 // type is read; `saturate` only concerns 8-bit float types, which PopART lacks).
+// BitCast (ai.onnx 26): y = the bytes of x read as type `to` (same bit width,
+// same shape). No gradient (not a differentiable map).
 // Casting to the input's own type aliases the input. Gradient (float to float):
 // dx = (type of x) dy, by the Cast kernel; none for CastLike's target_type.
 #include "popart/error.hpp"
@@ -63,7 +65,22 @@ public:
   std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<CastGradOp>(*this); }
 };
 
+class BitCastOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const DataType from = inInfo(0).dataType();
+    const DataType to = fromOnnxDataType(static_cast<int32_t>(attr<Attributes::Int>("to")));
+    if (!castable(to) || !castable(from) || dataTypeSize(to) != dataTypeSize(from))
+      throw error("BitCast from {} to {} (attribute 'to'): the types must be numeric or BOOL with the same bit width",
+                  toString(from), toString(to));
+    outInfo(0) = TensorInfo(to, inShape(0));
+  }
+};
+
 } // namespace
+POPART_REGISTER_OP(BitCastOp, onnxOp("BitCast", {26}), allTypes());
 POPART_REGISTER_OP(CastLikeOp, onnxOp("CastLike", {15, 19, 21}), allTypes());
 POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21}), allTypes());
 POPART_REGISTER_OP(CastGradOp, internalOp("CastGrad"));
