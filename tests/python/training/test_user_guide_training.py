@@ -1,4 +1,5 @@
-"""The training examples of the PopART user guide (chapters 2, 4 and 5), as printed.
+"""The training examples of the PopART user guide (chapters 2, 4 and 5, and the
+replication options of 6.2), as printed.
 
 The guide's lines run unchanged; what it leaves out (a model file, a session
 to update, input data, a Horovod installation) is set up around them, and each
@@ -536,3 +537,48 @@ def test_ch5_distributed_training_example_single_process(monkeypatch):
     # Where the label's logit is positive the loss is finite, and training lowered it.
     finite = np.isfinite(first_losses) & np.isfinite(anchors[nll])
     assert finite.sum() >= 10 and np.all(anchors[nll][finite] < first_losses[finite])
+
+
+def test_ch4_update_of_a_const_learning_rate_is_an_error():
+    """popart.SGD(lr) makes the learning rate adjustable; a session compiled with
+    ConstSGD has it compiled in, and the update names what cannot change."""
+    proto, loss, w, c = regression_model()
+    session = popart.TrainingSession(proto, popart.DataFlow(1, [loss]), loss, popart.ConstSGD(0.1),
+                                     popart.DeviceManager().createCpuDevice())
+    session.prepareDevice()
+    with pytest.raises(popart.popart_exception, match="(?i)learning ?rate.*const"):
+        session.updateOptimizerFromHost(popart.SGD(0.05))
+
+
+# ---- chapter 6.2: local replication while training ----
+
+def test_ch6_local_replication_training():
+    """Section 6.2.1's options on a training session (glue: model, data): twice
+    the input data, anchors with a replica dimension, and one update from the
+    gradients of both replicas (summed, the default reduction)."""
+    opts = popart.SessionOptions()
+    opts.enableReplicatedGraphs = True
+    opts.replicatedGraphCount = 2
+
+    proto, loss, w, c = regression_model()
+    session = popart.TrainingSession(proto, popart.DataFlow(3, {loss: popart.AnchorReturnType("ALL")}), loss,
+                                     popart.ConstSGD(0.05), popart.DeviceManager().createCpuDevice(),
+                                     userOptions=opts)
+    session.prepareDevice()
+    session.weightsFromHost()
+    anchors = session.initAnchorArrays()
+    assert anchors[loss].shape == (3, 2)
+    rng = np.random.default_rng(3)
+    a, b = (rng.random((3, 2, 1), np.float32) for _ in range(2))
+    session.run(popart.PyStepIO({"a": a, "b": b}, anchors))
+
+    p = regression_torch()
+    for step in range(3):
+        losses = [regression_loss(p, a[step, r], b[step, r]) for r in range(2)]
+        sum(losses).backward()
+        np.testing.assert_allclose(anchors[loss][step], [l.item() for l in losses], rtol=RTOL, atol=ATOL)
+        with torch.no_grad():
+            for t in p.values():
+                t -= 0.05 * t.grad
+                t.grad = None
+    assert_weights(session, p)
