@@ -95,6 +95,9 @@ void bindOptimizer(py::module_ &m) {
            py::arg("params"), py::arg("clip_norm_settings") = Clips{},
            py::arg("accumulatorAndMomentum") = SGDAccumulatorAndMomentum::Combined,
            py::arg("accumType") = DataType::UNDEFINED, py::arg("accl1Type") = DataType::UNDEFINED)
+      // SGD(lr), as the user guide writes a learning-rate schedule: the learning rate is
+      // non-const so that updateOptimizerFromHost(SGD(nextLr)) can change it.
+      .def(py::init([](float lr) { return SGD(OptimizerValue(lr, false)); }), py::arg("learning_rate"))
       .def("insertSpecific", [](SGD &s, const TensorId &w, const py::dict &d) { s.insertSpecific(w, toParams(d)); })
       .def("learningRates", &SGD::learningRates)
       .def("weightDecays", &SGD::weightDecays)

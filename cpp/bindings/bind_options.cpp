@@ -169,6 +169,7 @@ void bindSessionOptions(py::module_ &m) {
   POPART_OPTION(autoRecomputation);
   POPART_OPTION(explicitRecomputation);
   POPART_OPTION(enableExplicitMainLoops);
+  POPART_OPTION(hostAllReduce);
   POPART_OPTION(useHostCopyOps);
   POPART_OPTION(enableStochasticRounding);
   POPART_OPTION(enableLoadAndOffloadRNGState);

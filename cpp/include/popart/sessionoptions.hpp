@@ -194,6 +194,9 @@ struct SessionOptions {
   SyntheticDataMode syntheticDataMode = SyntheticDataMode::Off;
 
   // ---- IPU toolchain: stored, no effect on the CPU ----
+  /// Gradients are averaged across processes on the host (Horovod's PopART extension
+  /// does the reduction); within one process that average is the gradient itself.
+  bool hostAllReduce = false;
   bool enableOutlining = true;
   bool enableOutliningCopyCostPruning = true;
   float outlineThreshold = 1.0f;

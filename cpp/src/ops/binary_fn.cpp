@@ -4,7 +4,7 @@
 // Gradients (floating types), summed over each input's broadcast dims: Atan2(a, b)
 // da = b/(a^2+b^2), db = -a/(a^2+b^2); Fmod and Mod fmod=1 da = 1, db = -trunc(a/b);
 // Remainder da = 1, db = -floor(a/b); PRelu dx = x < 0 ? slope : 1, dslope = x < 0 ? x : 0;
-// ScaledAdd da = s0, db = s1 (none for the scale inputs). The rest have none.
+// ScaledAdd da = s0, db = s1, ds0 = sum(dy a), ds1 = sum(dy b). The rest have none.
 #include "binary_fn.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -79,7 +79,7 @@ void BinaryFnOp::setup() {
 }
 
 namespace {
-std::string gradFnType(const BinaryFnOp &op) {
+std::string binaryFnGradType(const BinaryFnOp &op) {
   const std::string &t = op.opid.type;
   const DataType d = op.inInfo(0).dataType();
   if (d != DataType::FLOAT && d != DataType::FLOAT16 && d != DataType::DOUBLE) return "";
@@ -91,22 +91,23 @@ std::string gradFnType(const BinaryFnOp &op) {
 
 std::vector<std::unique_ptr<Op>> BinaryFnOp::getGradOps() {
   std::vector<std::unique_ptr<Op>> v;
-  if (gradFnType(*this).empty()) return v;
-  for (InIndex arg : {0, 1}) v.push_back(std::make_unique<BinaryFnGradOp>(*this, arg));
+  if (binaryFnGradType(*this).empty()) return v;
+  for (InIndex arg : {0, 1, 2, 3})  // ScaledAdd scales (2, 3) of the operands' type
+    if (arg < 2 || (hasInput(arg) && inInfo(arg).dataType() == inInfo(0).dataType()))
+      v.push_back(std::make_unique<BinaryFnGradOp>(*this, arg));
   return v;
 }
 
 BinaryFnGradOp::BinaryFnGradOp(const BinaryFnOp &fwd, InIndex arg)
-    : Op(internalOp(gradFnType(fwd) + "Arg" + std::to_string(arg) + "Grad"), fwd.settings), fnType_(gradFnType(fwd)),
+    : Op(internalOp(binaryFnGradType(fwd) + "Arg" + std::to_string(arg) + "Grad"), fwd.settings), fnType_(binaryFnGradType(fwd)),
       arg_(arg), shapeA_(fwd.broadcastShape(0)), shapeB_(fwd.broadcastShape(1)), outShape_(fwd.outShape(0)),
       argInfo_(fwd.inInfo(arg)), toArg_{{0, arg}} {
   using G = GradOpInType;
   attributes() = fwd.attributes();  // ScaledAdd's scale0/scale1
   gradIn_ = {{0, 0, G::GradOut}};
   if (fnType_ != "ScaledAdd") gradIn_.insert(gradIn_.end(), {{1, 0, G::In}, {2, 1, G::In}});
-  else
-    for (InIndex i : {2, 3})
-      if (fwd.hasInput(i)) gradIn_.push_back({i + 1, i, G::In});
+  else if (arg >= 2) gradIn_.push_back({1, arg - 2, G::In});  // the scaled operand
+  else if (fwd.hasInput(arg + 2)) gradIn_.push_back({arg + 3, arg + 2, G::In});  // the scale
 }
 
 POPART_REGISTER_OP(BinaryFnOp, onnxOp("Equal", {1, 7, 11, 13, 19}), allTypes());
@@ -144,5 +145,7 @@ POPART_REGISTER_OP(BinaryFnGradOp, internalOp("PReluArg0Grad"));
 POPART_REGISTER_OP(BinaryFnGradOp, internalOp("PReluArg1Grad"));
 POPART_REGISTER_OP(BinaryFnGradOp, internalOp("ScaledAddArg0Grad"));
 POPART_REGISTER_OP(BinaryFnGradOp, internalOp("ScaledAddArg1Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("ScaledAddArg2Grad"));
+POPART_REGISTER_OP(BinaryFnGradOp, internalOp("ScaledAddArg3Grad"));
 
 } // namespace popart

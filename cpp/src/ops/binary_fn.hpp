@@ -25,8 +25,9 @@ private:
 
 /// Gradient "<Type>Arg<i>Grad" of input `arg` (0 or 1) of Atan2, Fmod, Remainder,
 /// Mod (fmod=1), PRelu or ScaledAdd: t = dY * d(out)/d(in) over the output's shape,
-/// summed over the input's broadcast dims. Inputs: dY, then A, B (ScaledAdd: its
-/// scale inputs 2/3 when present, at grad inputs 3/4).
+/// summed over the input's broadcast dims. Inputs: dY, then A, B (ScaledAdd arg 0/1:
+/// its scale input 2/3 when present, at grad input 3/4; ScaledAdd arg 2/3, the
+/// gradient of a scale: the operand it scales, at grad input 1).
 class BinaryFnGradOp final : public Op {
 public:
   BinaryFnGradOp(const BinaryFnOp &fwd, InIndex arg);

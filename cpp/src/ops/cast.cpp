@@ -1,7 +1,11 @@
 // Cast (ai.onnx 1, 6, 9, 13, 19, 21): y = (to) x between FLOAT, FLOAT16, DOUBLE,
 // INT8/16/32/64, UINT8/16/32/64 and BOOL; `to` is a type name string at opset 1.
+// CastLike (ai.onnx 15, 19, 21): y = x cast to the type of input 1 (only its
+// type is read; `saturate` only concerns 8-bit float types, which PopART lacks).
+// BitCast (ai.onnx 26): y = the bytes of x read as type `to` (same bit width,
+// same shape). No gradient (not a differentiable map).
 // Casting to the input's own type aliases the input. Gradient (float to float):
-// dx = (type of x) dy, by the Cast kernel.
+// dx = (type of x) dy, by the Cast kernel; none for CastLike's target_type.
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_grad.hpp"
@@ -46,7 +50,38 @@ public:
   std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<CastGradOp>(*this); }
 };
 
+class CastLikeOp final : public Op {  // inputs: input, target_type
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const DataType to = inInfo(1).dataType();
+    if (!castable(to)) throw error("CastLike to {} (the type of input 1, target_type) is not supported", toString(to));
+    outInfo(0) = TensorInfo(to, inShape(0));
+  }
+  bool aliases(InIndex in, OutIndex out) const override {
+    return in == 0 && out == 0 && inInfo(0).dataType() == outInfo(0).dataType();
+  }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<CastGradOp>(*this); }
+};
+
+class BitCastOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const DataType from = inInfo(0).dataType();
+    const DataType to = fromOnnxDataType(static_cast<int32_t>(attr<Attributes::Int>("to")));
+    if (!castable(to) || !castable(from) || dataTypeSize(to) != dataTypeSize(from))
+      throw error("BitCast from {} to {} (attribute 'to'): the types must be numeric or BOOL with the same bit width",
+                  toString(from), toString(to));
+    outInfo(0) = TensorInfo(to, inShape(0));
+  }
+};
+
 } // namespace
+POPART_REGISTER_OP(BitCastOp, onnxOp("BitCast", {26}), allTypes());
+POPART_REGISTER_OP(CastLikeOp, onnxOp("CastLike", {15, 19, 21}), allTypes());
 POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21}), allTypes());
 POPART_REGISTER_OP(CastGradOp, internalOp("CastGrad"));
 } // namespace popart

@@ -1,8 +1,9 @@
 // Clip (ai.onnx 1, 6, 11, 12, 13): y = min(max(x, lo), hi). Opset < 11 reads the
 // `min`/`max` attributes; later opsets take optional scalar inputs 1 and 2
 // (constants or run-time tensors). In-place variant: ClipInplace.
-// Gradient ClipGrad (inputs dY, X, then min/max when given): dx = dy where
-// lo <= x <= hi (boundaries included, as torch.clamp), else 0. min/max get none.
+// Gradients (inputs dY, X, then min/max when given): ClipGrad dx = dy where
+// lo <= x <= hi (boundaries included, as torch.clamp), else 0; for min/max inputs
+// ClipMinGrad dlo = sum(dy [x < lo < hi]), ClipMaxGrad dhi = sum(dy [x > hi or lo > hi]).
 #include "popart/error.hpp"
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
@@ -10,9 +11,13 @@
 namespace popart {
 namespace {
 
+const char *clipGradType(InIndex arg) { return arg == 0 ? "ClipGrad" : (arg == 1 ? "ClipMinGrad" : "ClipMaxGrad"); }
+
+/// Gradient of input `arg` (0: X, 1: min, 2: max).
 class ClipGradOp final : public Op {
 public:
-  explicit ClipGradOp(const Op &fwd) : Op(internalOp("ClipGrad"), fwd.settings) {
+  ClipGradOp(const Op &fwd, InIndex arg)
+      : Op(internalOp(clipGradType(arg)), fwd.settings), argInfo_(fwd.inInfo(arg)), toArg_{{0, arg}} {
     attributes() = fwd.attributes();
     using G = GradOpInType;
     gradIn_ = {{0, 0, G::GradOut}, {1, 0, G::In}};
@@ -20,15 +25,14 @@ public:
       if (fwd.hasInput(i)) gradIn_.push_back({i + 1, i, G::In});
   }
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
-  void setup() override { outInfo(0) = inInfo(1); }
+  void setup() override { outInfo(0) = argInfo_; }
   const std::vector<GradInOutMapper> &gradInputInfo() const override { return gradIn_; }
-  const std::map<int, int> &gradOutToNonGradIn() const override {
-    static const std::map<int, int> toX{{0, 0}};
-    return toX;
-  }
+  const std::map<int, int> &gradOutToNonGradIn() const override { return toArg_; }
 
 private:
+  TensorInfo argInfo_;
   std::vector<GradInOutMapper> gradIn_;
+  std::map<int, int> toArg_;
 };
 
 class ClipOp final : public ElementWiseUnaryOp {
@@ -53,7 +57,14 @@ public:
     if (inplace_) return {};
     return {{internalOp("ClipInplace"), 10.0f}};
   }
-  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ClipGradOp>(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override {
+    std::vector<std::unique_ptr<Op>> v;
+    const DataType t = inInfo(0).dataType();
+    if (t != DataType::FLOAT && t != DataType::FLOAT16 && t != DataType::DOUBLE) return v;
+    for (InIndex i : {0, 1, 2})
+      if (hasInput(i)) v.push_back(std::make_unique<ClipGradOp>(*this, i));
+    return v;
+  }
   std::unique_ptr<Op> getInplaceVariant(const OperatorIdentifier &id) const override {
     auto op = std::make_unique<ClipOp>(id, settings);
     op->attributes() = attributes();
@@ -68,4 +79,6 @@ private:
 POPART_REGISTER_OP(ClipOp, onnxOp("Clip", {1, 6, 11, 12, 13}), numericTypes());
 POPART_REGISTER_OP(ClipOp, internalOp("ClipInplace"));
 POPART_REGISTER_OP(ClipGradOp, internalOp("ClipGrad"));
+POPART_REGISTER_OP(ClipGradOp, internalOp("ClipMinGrad"));
+POPART_REGISTER_OP(ClipGradOp, internalOp("ClipMaxGrad"));
 } // namespace popart

@@ -2,6 +2,9 @@
 // 1-D/2-D/3-D, with groups, dilations, strides, pads and auto_pad (window rules in conv_attributes.hpp).
 // Gradients: ConvDataGrad dX = conv_transpose(dY, W) (oneDNN backward-data), ConvWeightsGrad
 // dW[m, c, k] = sum_{n, o} dY[n, m, o] X[n, c, o*s + k*d - padBegin], ConvBiasGrad dB[m] = sum_{n, o} dY[n, m, o].
+// ConvFlipWeights (ai.graphcore 1, attribute group G): W [M, C/G, k...] -> [C, M/G, k...] with
+// Y[g*C/G + c, m, k] = W[g*M/G + m, c, K-1-k], the weights of the data-gradient convolution; it is its own
+// inverse, so its gradient (ConvFlipWeightsGrad) is the same transform of dY.
 #include "conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -33,21 +36,25 @@ void windowExplicitPads(WindowGeometry &g, size_t i, bool ceilMode) {
 
 } // namespace
 
-WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape &kernel, bool ceilMode) {
+WindowGeometry windowGeometry(const WindowAttributes &a, const Shape &inSpatial, const Shape &kernel, bool ceilMode) {
   size_t r = inSpatial.size();
   if (kernel.size() != r) throw error("kernel has {} dimensions, input has {} spatial dimensions", kernel.size(), r);
   WindowGeometry g;
   g.in = inSpatial;
   g.kernel = kernel;
-  g.strides = convIntsAttr(op, "strides", r, 1);
-  g.dilations = convIntsAttr(op, "dilations", r, 1);
-  Shape pads = convIntsAttr(op, "pads", 2 * r, 0);
+  g.strides = a.strides.empty() ? Shape(r, 1) : a.strides;
+  g.dilations = a.dilations.empty() ? Shape(r, 1) : a.dilations;
+  Shape pads = a.pads.empty() ? Shape(2 * r, 0) : a.pads;
+  if (g.strides.size() != r || g.dilations.size() != r || pads.size() != 2 * r)
+    throw error("strides {}, dilations {} and pads {} do not fit {} spatial dimensions", g.strides, g.dilations,
+                pads, r);
   g.padsBegin.assign(pads.begin(), pads.begin() + r);
   g.padsEnd.assign(pads.begin() + r, pads.end());
   g.out.assign(r, 0);
-  auto autoPad = op.attr<Attributes::String>("auto_pad", "NOTSET");
+  const auto &autoPad = a.autoPad;
   if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
-    throw error("attribute auto_pad has unsupported value '{}' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)", autoPad);
+    throw error("attribute auto_pad has unsupported value '{}' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)",
+                autoPad);
   for (size_t i = 0; i < r; ++i) {
     if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1 || g.padsBegin[i] < 0 || g.padsEnd[i] < 0)
       throw error("invalid window: kernel {}, strides {}, dilations {}, pads {}", kernel, g.strides, g.dilations, pads);
@@ -64,19 +71,25 @@ WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape 
   return g;
 }
 
+WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape &kernel, bool ceilMode) {
+  size_t r = inSpatial.size();
+  WindowAttributes a{convIntsAttr(op, "strides", r, 1), convIntsAttr(op, "dilations", r, 1),
+                     convIntsAttr(op, "pads", 2 * r, 0), op.attr<Attributes::String>("auto_pad", "NOTSET")};
+  return windowGeometry(a, inSpatial, kernel, ceilMode);
+}
+
 namespace {
 
 class ConvGradOp final : public Op {
 public:
-  ConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt)
+  ConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt, int out)
       : Op(internalOp(type), fwd.settings), gradInfo_(fwd.inInfo(wrt)) {
-    attributes().setAttribute("group", fwd.attr<Attributes::Int>("group", 1));
     attributes().setAttribute("strides", g.strides);
     attributes().setAttribute("dilations", g.dilations);
     Shape pads = g.padsBegin;
     pads.insert(pads.end(), g.padsEnd.begin(), g.padsEnd.end());
     attributes().setAttribute("pads", pads);
-    inputs_.push_back({0, 0, GradOpInType::GradOut});
+    inputs_.push_back({0, out, GradOpInType::GradOut});
     if (other >= 0) inputs_.push_back({1, other, GradOpInType::In});
     outputs_[0] = wrt;
   }
@@ -108,10 +121,12 @@ public:
     const auto &x = inInfo(0), &w = inInfo(1);
     if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
     if (w.rank() != x.rank()) throw error("Conv weights W {} must have the rank of X {}", w.shape(), x.shape());
-    if (w.dataType() != x.dataType()) throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
+    if (w.dataType() != x.dataType())
+      throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
     int64_t group = attr<Attributes::Int>("group", 1), m = w.dim(0);
     if (group < 1 || x.dim(1) % group != 0 || m % group != 0 || x.dim(1) / group != w.dim(1))
-      throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1), w.shape());
+      throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1),
+                  w.shape());
     if (hasInput(2) && inInfo(2).shape() != Shape{m})
       throw error("bias B {} must have shape [{}]", inInfo(2).shape(), m);
     Shape kernel(w.shape().begin() + 2, w.shape().end());
@@ -125,13 +140,55 @@ public:
   }
 };
 
+class ConvFlipWeightsGradOp final : public Op {
+public:
+  explicit ConvFlipWeightsGradOp(const Op &fwd)
+      : Op(internalOp("ConvFlipWeightsGrad"), fwd.settings), gradInfo_(fwd.inInfo(0)) {
+    attributes().setAttribute("group", fwd.attr<Attributes::Int>("group", 1));
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = gradInfo_; }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override {
+    static const std::vector<GradInOutMapper> info{{0, 0, GradOpInType::GradOut}};
+    return info;
+  }
+  const std::map<int, int> &gradOutToNonGradIn() const override {
+    static const std::map<int, int> out{{0, 0}};
+    return out;
+  }
+
+private:
+  TensorInfo gradInfo_;
+};
+
+class ConvFlipWeightsOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ConvFlipWeightsGradOp>(*this); }
+  void setup() override {
+    const auto &w = inInfo(0);
+    int64_t group = attr<Attributes::Int>("group", 1);
+    if (w.rank() < 3) throw error("ConvFlipWeights input W must be [M, C/group, k...], got {}", w.shape());
+    if (group < 1 || w.dim(0) % group != 0)
+      throw error("group {} does not divide the {} output channels of W {}", group, w.dim(0), w.shape());
+    Shape out = w.shape();
+    out[0] = w.dim(1) * group;
+    out[1] = w.dim(0) / group;
+    outInfo(0) = TensorInfo(w.dataType(), out);
+  }
+};
+
 } // namespace
 
-std::unique_ptr<Op> makeConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt) {
-  return std::make_unique<ConvGradOp>(type, fwd, g, other, wrt);
+std::unique_ptr<Op> makeConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt,
+                                   int out) {
+  return std::make_unique<ConvGradOp>(type, fwd, g, other, wrt, out);
 }
 
 POPART_REGISTER_OP(ConvOp, onnxOp("Conv", {1, 11}), floatTypes());
+POPART_REGISTER_OP(ConvFlipWeightsOp, graphcoreOp("ConvFlipWeights", {1}), floatTypes());
+POPART_REGISTER_OP(ConvFlipWeightsGradOp, internalOp("ConvFlipWeightsGrad"));
 POPART_REGISTER_OP(ConvGradOp, internalOp("ConvDataGrad"));
 POPART_REGISTER_OP(ConvGradOp, internalOp("ConvWeightsGrad"));
 POPART_REGISTER_OP(ConvGradOp, internalOp("ConvBiasGrad"));

@@ -3,6 +3,7 @@
 #pragma once
 #include "popart/names.hpp"
 #include <memory>
+#include <string>
 
 namespace popart {
 
@@ -22,6 +23,14 @@ struct WindowGeometry {
 /// Attribute `name` of `op` with `rank` values (all `dflt` when absent); throws when the count differs.
 Shape convIntsAttr(const Op &op, const std::string &name, size_t rank, int64_t dflt);
 
+/// Window attributes as ONNX spells them; empty lists take the defaults (1s, 0 pads).
+struct WindowAttributes {
+  Shape strides, dilations, pads;
+  std::string autoPad = "NOTSET";
+};
+WindowGeometry windowGeometry(const WindowAttributes &a, const Shape &inSpatial, const Shape &kernel,
+                              bool ceilMode = false);
+
 /// Reads strides/dilations/pads/auto_pad from `op`; `kernel` is the window size
 /// (kernel_shape, or the weights' spatial shape). Throws popart::error on bad values.
 WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape &kernel, bool ceilMode = false);
@@ -31,9 +40,15 @@ WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape 
 /// that windowGeometry on explicit pads gives the same `out` (output_padding folded in).
 WindowGeometry convTransposeGeometry(const Op &op, const Shape &inSpatial, const Shape &kernel);
 
-/// Gradient op `type` of Conv/ConvTranspose `fwd` with geometry `g`: inputs dY (0) and, when
-/// `other` >= 0, fwd input `other` (1); output: gradient of fwd input `wrt`. Its attributes are
-/// `group` and g as explicit strides/dilations/pads, so windowGeometry(gradOp, g.in, g.kernel) == g.
-std::unique_ptr<Op> makeConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt);
+/// Conv `conv` of MultiConv `op` (inputs X 3i, W 3i+1, B 3i+2): its slices of the flattened
+/// strides/dilations/pads lists.
+WindowGeometry multiConvGeometry(const Op &op, int conv);
+
+/// Gradient op `type` of Conv/ConvTranspose/MultiConv `fwd` with geometry `g`: inputs dY (0, the gradient
+/// of fwd output `out`) and, when `other` >= 0, fwd input `other` (1); output: gradient of fwd input `wrt`.
+/// Its attributes are g as explicit strides/dilations/pads, so windowGeometry(gradOp, g.in, g.kernel) == g
+/// (the group follows from the shapes).
+std::unique_ptr<Op> makeConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt,
+                                   int out = 0);
 
 } // namespace popart

@@ -56,7 +56,8 @@ WindowGeometry convTransposeGeometry(const Op &op, const Shape &inSpatial, const
     throw error("attribute output_shape has {} values, expected {} (or {})", outShape.size(), r, r + 2);
   auto autoPad = op.attr<Attributes::String>("auto_pad", "NOTSET");
   if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
-    throw error("attribute auto_pad has unsupported value '{}' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)", autoPad);
+    throw error("attribute auto_pad has unsupported value '{}' (expected NOTSET, VALID, SAME_UPPER or SAME_LOWER)",
+                autoPad);
   for (size_t i = 0; i < r; ++i) {
     if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1 || g.padsBegin[i] < 0 || g.padsEnd[i] < 0 ||
         outPad[i] < 0)
@@ -84,8 +85,10 @@ public:
   void setup() override {
     const auto &x = inInfo(0), &w = inInfo(1);
     if (x.rank() < 3 || x.rank() > 5) throw error("ConvTranspose input X must be 3-D, 4-D or 5-D, got {}", x.shape());
-    if (w.rank() != x.rank()) throw error("ConvTranspose weights W {} must have the rank of X {}", w.shape(), x.shape());
-    if (w.dataType() != x.dataType()) throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
+    if (w.rank() != x.rank())
+      throw error("ConvTranspose weights W {} must have the rank of X {}", w.shape(), x.shape());
+    if (w.dataType() != x.dataType())
+      throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
     int64_t group = attr<Attributes::Int>("group", 1), outChannels = w.dim(1) * group;
     if (group < 1 || x.dim(1) % group != 0 || w.dim(0) != x.dim(1))
       throw error("group {} does not fit X channels {} and W {} (W[0] must be the channels of X, divisible by group)",

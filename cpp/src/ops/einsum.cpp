@@ -1,5 +1,9 @@
 // Einsum (ai.onnx 12): parses the equation into label ids (A-Z, a-z = 0..51, ellipsis
 // dims 52..), checks label sizes (size-1 ellipsis dims broadcast) and infers the output.
+// Gradient of input k (EinsumGrad): dX_k[labels_k] = sum over the other labels of
+// dY[out labels] * prod_{j != k} X_j[labels_j], i.e. the einsum with X_k's and the output's
+// subscripts swapped; diagonal (repeated) labels of X_k are written on the diagonal only and
+// dims X_k broadcast (size 1) are summed.
 #include "ops/einsum.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -92,5 +96,28 @@ void EinsumOp::setup() {
   outInfo(0) = TensorInfo(inInfo(0).dataType(), out);
 }
 
+std::vector<std::unique_ptr<Op>> EinsumOp::getGradOps() {
+  std::vector<std::unique_ptr<Op>> ops;
+  for (InIndex i = 0; i < static_cast<InIndex>(input->n()); ++i) ops.push_back(std::make_unique<EinsumGradOp>(*this, i));
+  return ops;
+}
+
+EinsumGradOp::EinsumGradOp(const EinsumOp &fwd, InIndex arg)
+    : Op(internalOp("EinsumGrad"), fwd.settings), argInfo_(fwd.inInfo(arg)), outLabels_(fwd.inputLabels().at(arg)),
+      sizes_(fwd.sizes()) {
+  if (!isFloatingPoint(argInfo_.dataType()))
+    throw error("Einsum has no gradient for input {} of type {} (expected FLOAT, FLOAT16 or DOUBLE)", arg,
+                argInfo_.data_type());
+  gradIn_.push_back({0, 0, GradOpInType::GradOut});
+  inLabels_.push_back(fwd.outputLabels());
+  for (InIndex j = 0; j < static_cast<InIndex>(fwd.input->n()); ++j)
+    if (j != arg) {
+      gradIn_.push_back({static_cast<InIndex>(inLabels_.size()), j, GradOpInType::In});
+      inLabels_.push_back(fwd.inputLabels()[j]);
+    }
+  gradOut_[0] = arg;
+}
+
 POPART_REGISTER_OP(EinsumOp, onnxOp("Einsum", {12}), numericTypes());
+POPART_REGISTER_OP(EinsumGradOp, internalOp("EinsumGrad"));
 } // namespace popart

@@ -1,15 +1,51 @@
 // Gemm (ai.onnx 6, 7, 9, 11, 13): Y = alpha * A' * B' + beta * C, A' = transA ? A^T : A,
 // B' = transB ? B^T : B; C (optional from 11) broadcasts unidirectionally to [M, N].
+// Gradients (GemmGrad, arg = 0, 1, 2): dA' = alpha dY B'^T, dB' = alpha A'^T dY (transposed back
+// when transA/transB), dC = beta * dY summed over the dimensions C was broadcast along.
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 
 namespace popart {
 namespace {
 
+/// GemmGrad of input `arg`: inputs dY (0) and, for A and B, the other matrix (1). Keeps the
+/// forward attributes and adds `arg`.
+class GemmGradOp final : public Op {
+public:
+  GemmGradOp(const Op &fwd, InIndex arg) : Op(internalOp("GemmGrad"), fwd.settings), argInfo_(fwd.inInfo(arg)) {
+    attributes() = fwd.attributes();
+    attributes().setAttribute("arg", Attributes::Int(arg));
+    if (!fwd.hasInput(2)) attributes().setAttribute("beta", 0.0f);
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = argInfo_; }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override {
+    using G = GradOpInType;
+    static const std::vector<GradInOutMapper> forA{{0, 0, G::GradOut}, {1, 1, G::In}};
+    static const std::vector<GradInOutMapper> forB{{0, 0, G::GradOut}, {1, 0, G::In}};
+    static const std::vector<GradInOutMapper> forC{{0, 0, G::GradOut}};
+    int64_t arg = attr<Attributes::Int>("arg");
+    return arg == 0 ? forA : arg == 1 ? forB : forC;
+  }
+  const std::map<int, int> &gradOutToNonGradIn() const override {
+    static const std::map<int, int> to[3] = {{{0, 0}}, {{0, 1}}, {{0, 2}}};
+    return to[attr<Attributes::Int>("arg")];
+  }
+
+private:
+  TensorInfo argInfo_;
+};
+
 class GemmOp final : public Op {  // inputs: A (0), B (1), C (2, optional)
 public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override {
+    std::vector<std::unique_ptr<Op>> ops;
+    for (InIndex arg : {0, 1, 2})
+      if (hasInput(arg)) ops.push_back(std::make_unique<GemmGradOp>(*this, arg));
+    return ops;
+  }
   void setup() override {
     const auto &a = inInfo(0), &b = inInfo(1);
     if (a.rank() != 2 || b.rank() != 2) throw error("Gemm needs 2-D A and B, got A {} and B {}", a.shape(), b.shape());
@@ -50,4 +86,5 @@ std::vector<DataType> gemmTypes() {
 
 } // namespace
 POPART_REGISTER_OP(GemmOp, onnxOp("Gemm", {6, 7, 9, 11, 13}), gemmTypes());
+POPART_REGISTER_OP(GemmGradOp, internalOp("GemmGrad"));
 } // namespace popart

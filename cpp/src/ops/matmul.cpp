@@ -1,5 +1,7 @@
 // MatMul (ai.onnx 1, 9, 13): numpy matmul, Y[..., m, n] = sum_k A[..., m, k] * B[..., k, n],
 // with 1-D promotion and broadcasting of the batch dimensions.
+// Gradients: dA = dY B^T (MatMulLhsGrad), dB = A^T dY (MatMulRhsGrad), each summed over the
+// batch dimensions its operand was broadcast along; 1-D operands drop the promoted dim again.
 #include "matmul_shape.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -43,10 +45,40 @@ MatMulGeometry matmulGeometry(const Shape &a, const Shape &b) {
 
 namespace {
 
+/// MatMulLhsGrad: inputs dY (0), B (1) -> dA. MatMulRhsGrad: inputs dY (0), A (1) -> dB.
+/// The kernel reads the forward geometry from the other operand's shape and its own output's.
+class MatMulGradOp final : public Op {
+public:
+  MatMulGradOp(const Op &fwd, InIndex arg)
+      : Op(internalOp(arg == 0 ? "MatMulLhsGrad" : "MatMulRhsGrad"), fwd.settings), arg_(arg),
+        argInfo_(fwd.inInfo(arg)) {}
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = argInfo_; }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override {
+    using G = GradOpInType;
+    static const std::vector<GradInOutMapper> lhs{{0, 0, G::GradOut}, {1, 1, G::In}};
+    static const std::vector<GradInOutMapper> rhs{{0, 0, G::GradOut}, {1, 0, G::In}};
+    return arg_ == 0 ? lhs : rhs;
+  }
+  const std::map<int, int> &gradOutToNonGradIn() const override {
+    static const std::map<int, int> toA{{0, 0}}, toB{{0, 1}};
+    return arg_ == 0 ? toA : toB;
+  }
+
+private:
+  InIndex arg_;
+  TensorInfo argInfo_;
+};
+
 class MatMulOp final : public Op {  // inputs: A (0), B (1)
 public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override {
+    std::vector<std::unique_ptr<Op>> ops;
+    for (InIndex arg : {0, 1}) ops.push_back(std::make_unique<MatMulGradOp>(*this, arg));
+    return ops;
+  }
   void setup() override {
     const auto &a = inInfo(0), &b = inInfo(1);
     if (a.dataType() != b.dataType())
@@ -63,4 +95,6 @@ std::vector<DataType> matmulTypes() {
 
 } // namespace
 POPART_REGISTER_OP(MatMulOp, onnxOp("MatMul", {1, 9, 13}), matmulTypes());
+POPART_REGISTER_OP(MatMulGradOp, internalOp("MatMulLhsGrad"));
+POPART_REGISTER_OP(MatMulGradOp, internalOp("MatMulRhsGrad"));
 } // namespace popart

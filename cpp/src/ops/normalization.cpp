@@ -27,7 +27,7 @@ void normCheckSameType(const Op &op, InIndex i) {
 }
 
 /// Gradient op with inputs dY, X and output dX.
-std::vector<std::unique_ptr<Op>> xGradOps(const std::string &type, const Op &fwd) {
+std::vector<std::unique_ptr<Op>> normXGradOps(const std::string &type, const Op &fwd) {
   return normGradOps(type, fwd, {{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}}, {{0, 0}});
 }
 
@@ -95,7 +95,7 @@ void MeanVarianceNormOp::setup() {
 }
 
 std::vector<std::unique_ptr<Op>> MeanVarianceNormOp::getGradOps() {
-  return xGradOps("MeanVarianceNormalizationGrad", *this);
+  return normXGradOps("MeanVarianceNormalizationGrad", *this);
 }
 
 void LpNormOp::setup() {
@@ -105,7 +105,7 @@ void LpNormOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
-std::vector<std::unique_ptr<Op>> LpNormOp::getGradOps() { return xGradOps("LpNormalizationGrad", *this); }
+std::vector<std::unique_ptr<Op>> LpNormOp::getGradOps() { return normXGradOps("LpNormalizationGrad", *this); }
 
 void LRNOp::setup() {
   if (inRank(0) < 3) throw error("input must have rank >= 3 (N, C, D1, ...), got rank {}", inRank(0));
@@ -114,7 +114,7 @@ void LRNOp::setup() {
   outInfo(0) = inInfo(0);
 }
 
-std::vector<std::unique_ptr<Op>> LRNOp::getGradOps() { return xGradOps("LRNGrad", *this); }
+std::vector<std::unique_ptr<Op>> LRNOp::getGradOps() { return normXGradOps("LRNGrad", *this); }
 
 POPART_REGISTER_OP(InstanceNormOp, onnxOp("InstanceNormalization", {1, 6}), floatTypes());
 POPART_REGISTER_OP(LayerNormOp, onnxOp("LayerNormalization", {17}), floatTypes());

@@ -1,6 +1,7 @@
 // MaxPool (1, 8, 10, 11, 12), AveragePool (1, 7, 10, 11, 19): Y[n, c, o] = max / mean over the window
 // x[n, c, o*s + k*d - padBegin] (window rules in conv_attributes.hpp; AveragePool divides by the count of
-// in-bounds elements, or of padded ones with count_include_pad). GlobalAveragePool/GlobalMaxPool (1): whole spatial extent.
+// in-bounds elements, or of padded ones with count_include_pad). GlobalAveragePool/GlobalMaxPool (1): whole
+// spatial extent.
 // Gradients (<type>Grad, inputs dY, X): max pools route dY to the window's first maximum; average pools
 // spread dY / count evenly over the window's counted positions. The Indices output has no gradient.
 #include "conv_attributes.hpp"

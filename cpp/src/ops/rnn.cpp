@@ -50,7 +50,8 @@ std::vector<RnnActivation> rnnActivations(const Op &op, const RnnConfig &c) {
     names.insert(names.end(), one.begin(), one.end());
   }
   if (names.size() != want)
-    throw error("attribute activations has {} entries, expected {} ({} per direction)", names.size(), want, c.numActs());
+    throw error("attribute activations has {} entries, expected {} ({} per direction)", names.size(), want,
+                c.numActs());
   auto alphas = op.attr<Attributes::Floats>("activation_alpha", {});
   auto betas = op.attr<Attributes::Floats>("activation_beta", {});
   size_t ia = 0, ib = 0;
@@ -58,7 +59,8 @@ std::vector<RnnActivation> rnnActivations(const Op &op, const RnnConfig &c) {
   for (const auto &n : names) {
     std::string lower(n);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    auto it = std::find_if(std::begin(kRnnActs), std::end(kRnnActs), [&](const RnnActSpec &s) { return lower == s.name; });
+    auto it = std::find_if(std::begin(kRnnActs), std::end(kRnnActs),
+                           [&](const RnnActSpec &s) { return lower == s.name; });
     if (it == std::end(kRnnActs))
       throw error("attribute activations has unsupported value '{}' (expected Relu, Tanh, Sigmoid, Affine, LeakyRelu, "
                   "ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign or Softplus)", n);
@@ -71,12 +73,14 @@ std::vector<RnnActivation> rnnActivations(const Op &op, const RnnConfig &c) {
 }
 
 void rnnExpectShape(const Op &op, InIndex i, const char *name, const Shape &want) {
-  if (op.hasInput(i) && op.inShape(i) != want) throw error("input {} has shape {}, expected {}", name, op.inShape(i), want);
+  if (op.hasInput(i) && op.inShape(i) != want)
+    throw error("input {} has shape {}, expected {}", name, op.inShape(i), want);
 }
 
 void rnnExpectFloat(const Op &op, InIndex i, const char *name) {
   if (op.hasInput(i) && op.inInfo(i).dataType() != op.inInfo(0).dataType())
-    throw error("input {} has type {}, expected {} (the type of X)", name, op.inInfo(i).data_type(), op.inInfo(0).data_type());
+    throw error("input {} has type {}, expected {} (the type of X)", name, op.inInfo(i).data_type(),
+                op.inInfo(0).data_type());
 }
 
 void rnnCheckInputs(const Op &op, const RnnConfig &c) {
@@ -109,8 +113,9 @@ RnnConfig onnxRnnConfig(const Op &op, RnnCell cell) {
   RnnConfig c;
   c.cell = cell;
   if (op.inRank(kRnnX) != 3) throw error("input X must have rank 3, got shape {}", op.inShape(kRnnX));
-  if (op.inRank(kRnnR) != 3) throw error("input R must have rank 3 [num_directions, {} * hidden_size, hidden_size], got shape {}",
-                                         c.gates(), op.inShape(kRnnR));
+  if (op.inRank(kRnnR) != 3)
+    throw error("input R must have rank 3 [num_directions, {} * hidden_size, hidden_size], got shape {}", c.gates(),
+                op.inShape(kRnnR));
   const auto layout = op.attr<Attributes::Int>("layout", 0);
   if (layout != 0 && layout != 1) throw error("attribute layout has unsupported value {} (expected 0 or 1)", layout);
   c.batchMajor = layout == 1;
@@ -143,7 +148,8 @@ RnnConfig graphcoreLstmConfig(const Op &op) {
   const Shape &x = op.inShape(0), &w = op.inShape(1);
   if (x.size() != 3) throw error("input X must have rank 3 [seq, batch, input], got shape {}", x);
   if (w.size() != 3 || w[0] != 4 || w[1] <= x[2] || w[1] != x[2] + w[2])
-    throw error("input weights has shape {}, expected [4, input_size + hidden_size, hidden_size] with input_size {}", w, x[2]);
+    throw error("input weights has shape {}, expected [4, input_size + hidden_size, hidden_size] with input_size {}",
+                w, x[2]);
   c.seq = x[0], c.batch = x[1], c.input = x[2], c.hidden = w[2];
   c.acts = {{RnnAct::Sigmoid, 0, 0}, {RnnAct::Tanh, 0, 0}, {RnnAct::Tanh, 0, 0}};
   if (op.hasInput(2) && op.inShape(2) != Shape{4, c.hidden})
@@ -197,7 +203,8 @@ public:
     const DataType t = inInfo(kRnnX).dataType();
     const Shape state = c.batchMajor ? Shape{c.batch, c.dirs, c.hidden} : Shape{c.dirs, c.batch, c.hidden};
     if (hasOutput(0))
-      outInfo(0) = TensorInfo(t, c.batchMajor ? Shape{c.batch, c.seq, c.dirs, c.hidden} : Shape{c.seq, c.dirs, c.batch, c.hidden});
+      outInfo(0) = TensorInfo(t, c.batchMajor ? Shape{c.batch, c.seq, c.dirs, c.hidden}
+                                              : Shape{c.seq, c.dirs, c.batch, c.hidden});
     for (OutIndex o : {1, 2})
       if (hasOutput(o)) {
         if (o == 2 && c.cell != RnnCell::Lstm) throw error("{} has no output {}", opid.type, o);

@@ -7,7 +7,9 @@
 namespace popart {
 
 enum class RnnCell { Rnn, Gru, Lstm };
-enum class RnnAct { Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus };
+enum class RnnAct {
+  Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus
+};
 
 struct RnnActivation {
   RnnAct kind;

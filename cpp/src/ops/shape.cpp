@@ -1,6 +1,7 @@
 // Shape (ai.onnx 1, 13, 15, 19, 21): y = int64(x.shape[start:end]).
 // ConstantOfShape (ai.onnx 9, 20, 21): y of shape `input` filled with the
 // one-element tensor attribute `value` (default float32 0).
+// Size (ai.onnx 1, 13, 19, 21): y = int64 scalar, the number of elements of x.
 #include "ops/shape.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -39,7 +40,16 @@ public:
   }
 };
 
+class SizeOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  bool readsOnlyInputInfo() const override { return true; }
+  void setup() override { outInfo(0) = TensorInfo(DataType::INT64, Shape{}); }
+};
+
 } // namespace
+POPART_REGISTER_OP(SizeOp, onnxOp("Size", {1, 13, 19, 21}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(ShapeOp, onnxOp("Shape", {1, 13, 15, 19, 21}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(ConstantOfShapeOp, onnxOp("ConstantOfShape", {9, 20, 21}), {DataType::INT64});
 } // namespace popart

@@ -1,5 +1,6 @@
 """Gradients of the float binary_fn ops (ai.graphcore Atan2/Fmod/Remainder/ScaledAdd,
-ai.onnx Mod with fmod=1 and PRelu), with broadcasting, against torch autograd."""
+ai.onnx Mod with fmod=1 and PRelu), with broadcasting, against torch autograd.
+ScaledAdd's scale inputs get gradients too."""
 import os
 import sys
 
@@ -84,7 +85,7 @@ def test_scaled_add_grad_scale_inputs(op_tester, dtype):
     rng = np.random.RandomState(4)
     a, b = rng.randn(3, 4).astype(dtype), rng.randn(4).astype(dtype)
     s0, s1 = np.array(1.5, dtype), np.array(-0.25, dtype)
-    eltwise_grad_check(op_tester, "ScaledAdd", [a, b, s0, s1], lambda a, b, s, t: s * a + t * b, wrt=[0, 1],
+    eltwise_grad_check(op_tester, "ScaledAdd", [a, b, s0, s1], lambda a, b, s, t: s * a + t * b, wrt=[0, 1, 2, 3],
                        domain=GC)
     eltwise_grad_check(op_tester, "ScaledAdd", [a, b, op_tester.const(s0), None], lambda a, b, s, t: s * a + 3 * b,
                        wrt=[0, 1], attrs={"scale1": 3.0}, domain=GC)

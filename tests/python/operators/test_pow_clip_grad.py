@@ -1,5 +1,6 @@
 """Gradients of Pow (base and exponent, broadcasting) and Clip (attributes or
-inputs, boundaries included as torch.clamp) against torch autograd."""
+inputs, boundaries included as torch.clamp; min/max inputs get theirs too) against
+torch autograd."""
 import os
 import sys
 
@@ -46,11 +47,13 @@ def clip_data(dtype):
 def test_clip_grad_inputs(op_tester, dtype, opset):
     lo, hi = np.array(-2.5, dtype), np.array(3.0, dtype)
     x = clip_data(dtype)
-    eltwise_grad_check(op_tester, "Clip", [x, lo, hi], lambda x, a, b: torch.clamp(x, a, b), opset=opset)
+    eltwise_grad_check(op_tester, "Clip", [x, lo, hi], lambda x, a, b: torch.clamp(x, a, b), wrt=[0, 1, 2],
+                       opset=opset)
     eltwise_grad_check(op_tester, "Clip", [x, op_tester.const(lo), op_tester.const(hi)],
                      lambda x, a, b: torch.clamp(x, a, b), opset=opset)
-    eltwise_grad_check(op_tester, "Clip", [x, None, hi], lambda x, a, b: torch.clamp(x, max=b), opset=opset)
-    eltwise_grad_check(op_tester, "Clip", [x, lo], lambda x, a: torch.clamp(x, min=a), opset=opset)
+    eltwise_grad_check(op_tester, "Clip", [x, None, hi], lambda x, a, b: torch.clamp(x, max=b), wrt=[0, 2],
+                       opset=opset)
+    eltwise_grad_check(op_tester, "Clip", [x, lo], lambda x, a: torch.clamp(x, min=a), wrt=[0, 1], opset=opset)
     eltwise_grad_check(op_tester, "Clip", [x], lambda x: x * 1, opset=opset)
 
 
@@ -63,11 +66,14 @@ def test_clip_grad_attributes(op_tester, opset, dtype):
     eltwise_grad_check(op_tester, "Clip", [x], lambda x: torch.clamp(x, max=3.0), attrs={"max": 3.0}, opset=opset)
 
 
-def test_clip_grad_min_above_max(op_tester):
-    # torch.clamp with min > max returns max everywhere and passes no gradient.
+@pytest.mark.parametrize("bounds", [(5.0, 1.0), (2.0, 2.0)])
+def test_clip_grad_min_above_or_equal_max(op_tester, bounds):
+    # torch.clamp with min > max returns max everywhere: x and min get no gradient, max all of it;
+    # with min == max, min gets none and max what lies above it (torch's convention)
     x = clip_data(np.float32)
-    eltwise_grad_check(op_tester, "Clip", [x, np.array(5.0, np.float32), np.array(1.0, np.float32)],
-                     lambda x, a, b: torch.clamp(x, a, b), opset=13)
+    lo, hi = (np.array(v, np.float32) for v in bounds)
+    eltwise_grad_check(op_tester, "Clip", [x, lo, hi], lambda x, a, b: torch.clamp(x, a, b), wrt=[0, 1, 2],
+                       opset=13)
 
 
 @pytest.mark.parametrize("edtype", [np.int32, np.int64])

@@ -118,6 +118,20 @@ def test_onednn_configurations(op_tester, op, attrs, peep, dtype):
     _check(op_tester, op, ins, attrs, dtype=dtype)
 
 
+@pytest.mark.parametrize("op,attrs", [("LSTM", {"direction": "bidirectional"}), ("GRU", {"linear_before_reset": 1}),
+                                      ("GRU", {}), ("RNN", {"direction": "reverse"})])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_constant_weights(op, attrs, dtype):
+    """W, R, B (and P) from Constant nodes: the oneDNN path lays them out once when the session is prepared."""
+    dirs = 2 if attrs.get("direction") == "bidirectional" else 1
+    ins = [None if a is None else a.astype(dtype) for a in random_inputs(op, 5, 3, 4, 8, dirs=dirs, peep=True, seed=17)]
+    want = reference(op, ins, attrs)
+    got = _run_model(op, ins, attrs, [f"out{i}" for i in range(NUM_OUT[op])], consts=(1, 2, 3, 7))
+    tol = 2e-2 if dtype == np.float16 else 1e-5
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+
+
 @pytest.mark.parametrize("op", ["RNN", "GRU", "LSTM"])
 def test_no_optional_inputs(op_tester, op):
     ins = random_inputs(op, 5, 3, 4, 3, bias=False, h0=False, c0=False, seed=2)
@@ -137,16 +151,19 @@ def test_matches_onnxruntime(op, attrs):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
 
 
-def _run_model(op, ins, attrs, outs, opset=14, domain=""):
-    names, infos, feeds = [], [], {}
+def _run_model(op, ins, attrs, outs, opset=14, domain="", consts=()):
+    """Runs one node; inputs whose index is in `consts` are Constant nodes, the others graph inputs."""
+    names, infos, feeds, nodes = [], [], {}, []
     for i, a in enumerate(ins):
         names.append("" if a is None else f"in{i}")
-        if a is not None:
+        if a is not None and i in consts:
+            nodes.append(oh.make_node("Constant", [], [f"in{i}"], value=onnx.numpy_helper.from_array(a, f"in{i}")))
+        elif a is not None:
             infos.append(oh.make_tensor_value_info(f"in{i}", oh.np_dtype_to_tensor_dtype(a.dtype), a.shape))
             feeds[f"in{i}"] = a
     node = oh.make_node(op, names, outs, domain=domain, **attrs)
     wanted = [o for o in outs if o]
-    graph = oh.make_graph([node], "rnn", infos, [oh.make_empty_tensor_value_info(o) for o in wanted])
+    graph = oh.make_graph(nodes + [node], "rnn", infos, [oh.make_empty_tensor_value_info(o) for o in wanted])
     opsets = [oh.make_opsetid("", opset)] + ([oh.make_opsetid(domain, 1)] if domain else [])
     model = oh.make_model(graph, opset_imports=opsets)
     model.ir_version = min(model.ir_version, 10)
@@ -169,14 +186,14 @@ def test_optional_outputs(outs):
 
 def _gc_to_onnx(weights, biases):
     """ai.graphcore LSTM weights [4, I + H, H] (gates forget, input, candidate, output) -> ONNX W, R, B."""
-    I = weights.shape[1] - weights.shape[2]
+    H = weights.shape[2]
+    I = weights.shape[1] - H
     onnx_of = [2, 0, 3, 1]
-    W, R, B = np.zeros((4,) + weights.shape[2:] + (I,)), np.zeros((4,) + weights.shape[2:] * 2), np.zeros((8, weights.shape[2]))
+    W, R, B = np.zeros((4, H, I)), np.zeros((4, H, H)), np.zeros((8, H))
     for k in range(4):
         W[onnx_of[k]] = weights[k, :I].T
         R[onnx_of[k]] = weights[k, I:].T
         B[onnx_of[k]] = biases[k]
-    H = weights.shape[2]
     return W.reshape(1, 4 * H, I), R.reshape(1, 4 * H, H), B.reshape(1, 8 * H)
 
 

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import onnx
 import onnx.helper as oh
+from onnx import numpy_helper
 import pytest
 import torch
 
@@ -19,29 +20,32 @@ NAMES = ["X", "W", "R", "B", "lens", "h0", "c0", "P"]
 NUM_OUT = {"RNN": 2, "GRU": 2, "LSTM": 3}
 
 
-def popart_grads(op, ins, attrs, cots, opset=14, domain=""):
-    """Gradients of sum_k sum(out_k * cots[k]) w.r.t. the float inputs (initializers), by name."""
+def popart_grads(op, ins, attrs, cots, opset=14, domain="", feed_x=False):
+    """Gradients of sum_k sum(out_k * cots[k]) w.r.t. the float inputs (initializers), by name;
+    with feed_x, X is a streamed graph input instead (no gradient)."""
     dtype = ins[0].dtype
     names = [NAMES[i] if a is not None else "" for i, a in enumerate(ins)]
-    floats = [n for n, a in zip(names, ins) if n and a.dtype.kind == "f"]
+    floats = [n for n, a in zip(names, ins) if n and a.dtype.kind == "f" and not (feed_x and n == names[0])]
     inits = [onnx.numpy_helper.from_array(a, n) for n, a in zip(names, ins) if n in floats]
     nodes = [oh.make_node("Constant", [], [n], value=onnx.numpy_helper.from_array(a, n))
-             for n, a in zip(names, ins) if n and n not in floats]
+             for n, a in zip(names, ins) if n and n not in floats and not (feed_x and n == names[0])]
     outs = [f"out{k}" for k in range(len(cots))]
     nodes.append(oh.make_node(op, names, outs, domain=domain, **attrs))
     flat = []
     for k, c in enumerate(cots):
         if c is None:  # an output outside the loss
             continue
-        nodes += [oh.make_node("Constant", [], [f"cot{k}"], value=onnx.numpy_helper.from_array(c.astype(dtype), f"cot{k}")),
+        nodes += [oh.make_node("Constant", [], [f"cot{k}"], value=numpy_helper.from_array(c.astype(dtype), f"cot{k}")),
                   oh.make_node("Mul", [outs[k], f"cot{k}"], [f"w{k}"]),
-                  oh.make_node("Constant", [], [f"shape{k}"], value=onnx.numpy_helper.from_array(np.array([-1]), f"shape{k}")),
+                  oh.make_node("Constant", [], [f"shape{k}"],
+                               value=numpy_helper.from_array(np.array([-1]), f"shape{k}")),
                   oh.make_node("Reshape", [f"w{k}", f"shape{k}"], [f"flat{k}"])]
         flat.append(f"flat{k}")
     nodes += [oh.make_node("Concat", flat, ["all"], axis=0),
               oh.make_node("IdentityLoss", ["all"], ["loss"], domain="ai.graphcore", reduction=0)]
-    graph = oh.make_graph(nodes, "rnn_grad", [], [oh.make_tensor_value_info("loss", onnx.helper.np_dtype_to_tensor_dtype(dtype), [])],
-                          initializer=inits)
+    loss = oh.make_tensor_value_info("loss", oh.np_dtype_to_tensor_dtype(dtype), [])
+    streams = [oh.make_tensor_value_info(names[0], oh.np_dtype_to_tensor_dtype(dtype), ins[0].shape)] if feed_x else []
+    graph = oh.make_graph(nodes, "rnn_grad", streams, [loss], initializer=inits)
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", opset), oh.make_opsetid("ai.graphcore", 1)])
     model.ir_version = min(model.ir_version, 10)
     anchors = [popart.reservedGradientPrefix() + n for n in floats]
@@ -49,7 +53,7 @@ def popart_grads(op, ins, attrs, cots, opset=14, domain=""):
                                popart.DeviceManager().createCpuDevice())
     s.prepareDevice()
     res = s.initAnchorArrays()
-    s.run(popart.PyStepIO({}, res))
+    s.run(popart.PyStepIO({names[0]: ins[0]} if feed_x else {}, res))
     return {n: res[popart.reservedGradientPrefix() + n] for n in floats}
 
 
@@ -127,7 +131,8 @@ def test_against_torch_nn(op, bidirectional):
     """torch.nn's own autograd, with its weights and gradients converted between gate orders."""
     torch.manual_seed(1)
     S, N, I, H, D = 5, 3, 4, 8, 2 if bidirectional else 1
-    mod = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[op](I, H, bidirectional=bidirectional).double()
+    cls = {"RNN": torch.nn.RNN, "GRU": torch.nn.GRU, "LSTM": torch.nn.LSTM}[op]
+    mod = cls(I, H, bidirectional=bidirectional).double()
     x = torch.randn(S, N, I, dtype=torch.float64, requires_grad=True)
     h0 = torch.randn(D, N, H, dtype=torch.float64, requires_grad=True)
     c0 = torch.randn(D, N, H, dtype=torch.float64, requires_grad=True)
@@ -208,4 +213,16 @@ def test_outputs_outside_the_loss(used):
     want = reference_grads("LSTM", ins, {}, cots)
     got = popart_grads("LSTM", ins, {}, cots)
     for n in want:
+        np.testing.assert_allclose(got[n], want[n], rtol=1e-10, atol=1e-10, err_msg=f"gradient of {n}")
+
+
+@pytest.mark.parametrize("op", ["RNN", "GRU", "LSTM"])
+def test_streamed_input(op):
+    """X fed at run time (only the weights and states are trained)."""
+    ins = [None if a is None else a.astype(np.float64) for a in random_inputs(op, 5, 3, 4, 3, seed=12)]
+    cots = cotangents(op, ins, {})
+    got = popart_grads(op, ins, {}, cots, feed_x=True)
+    want = reference_grads(op, ins, {}, cots)
+    assert "X" not in got and set(got) == set(want) - {"X"}
+    for n in got:
         np.testing.assert_allclose(got[n], want[n], rtol=1e-10, atol=1e-10, err_msg=f"gradient of {n}")

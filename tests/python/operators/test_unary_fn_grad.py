@@ -61,7 +61,7 @@ CASES = {
     "Softsign": (F.softsign, {}, "", 1, (-3, 3)),
     "Softplus": (F.softplus, {}, "", 1, (-6, 6)),
     "ThresholdedRelu": (lambda x: F.threshold(x, 0.5, 0.0), {"alpha": 0.5}, "", 10, (-3, 3)),
-    "Shrink": (lambda x: shrink(x, 0.7, 0.2), {"lambd": 0.7, "bias": 0.2}, "", 9, (-3, 3)),
+    "Shrink": (lambda x: shrink(x, f32(0.7), f32(0.2)), {"lambd": 0.7, "bias": 0.2}, "", 9, (-3, 3)),
     "Gelu": (F.gelu, {}, "", 20, (-4, 4)),
     "Gelu.tanh": (lambda x: F.gelu(x, approximate="tanh"), {"approximate": "tanh"}, "", 20, (-4, 4)),
     "gc.Gelu": (lambda x: F.gelu(x, approximate="tanh"), {}, GC, 11, (-4, 4)),
@@ -97,3 +97,11 @@ def test_hard_sigmoid_grad_torch_defaults(op_tester):
     x = np.array([-4.0, -3.0, -1.0, 0.0, 2.0, 3.0, 5.0], np.float64)
     eltwise_grad_check(op_tester, "HardSigmoid", [x], F.hardsigmoid, attrs={"alpha": 1 / 6, "beta": 0.5}, opset=6)
 
+
+
+@pytest.mark.parametrize("name", ["Elu", "Celu", "HardSwish", "ThresholdedRelu", "Shrink", "gc.Scale", "Sign"])
+def test_unary_fn_grad_at_kinks(op_tester, name):
+    # the one-sided choices at the kinks follow torch
+    fn, attrs, domain, opset, _ = CASES[name]
+    x = np.array([-3.0, -0.7, -0.5, 0.0, 0.5, 0.7, 3.0], np.float64)
+    eltwise_grad_check(op_tester, op_type(name), [x], fn, attrs=attrs, domain=domain, opset=opset)

@@ -1,11 +1,13 @@
 // Gradients of the binary_fn ops for input `arg`: t = dY * d(out)/d(arg) over the
 // output's shape (Atan2 b/(a^2+b^2) or -a/(a^2+b^2); Fmod 1 or -trunc(a/b); Remainder
 // 1 or -floor(a/b); PRelu x < 0 ? slope : 1 or x < 0 ? x : 0; ScaledAdd s0 or s1),
-// then summed over the dims the input was broadcast along. float16 computes in float.
+// then summed over the dims the input was broadcast along; ScaledAdd's scales get
+// sum(dY a) and sum(dY b). float16 computes in float.
 #include "ops/binary_fn.hpp"
 #include "strided_copy.hpp"
 #include "sum_to_shape.hpp"
 #include <cmath>
+#include <mutex>
 
 namespace popart::cpu {
 namespace {
@@ -39,6 +41,7 @@ public:
     const auto &op = getOp<BinaryFnGradOp>();
     const Shape &out = op.fwdOutShape();
     auto dy = getInTensor(0), dx = getOutTensor(0);
+    if (op.arg() >= 2) return growScaleGrad(prog, op);
     const bool reduce = dx.nelms() != dy.nelms();
     const BroadcastPlan sumPlan = makeSumPlan(op.fwdShape(op.arg()), out);
     if (op.fnType() == "ScaledAdd") return growScaledAdd(prog, op, reduce, sumPlan);
@@ -65,6 +68,34 @@ public:
   }
 
 private:
+  // ScaledAdd's scale k (input 2 or 3): dk = sum of dY * operand over the output, by chunk in double.
+  void growScaleGrad(popx::Sequence &prog, const BinaryFnGradOp &op) const {
+    auto dy = getInTensor(0), v = getInTensor(1), dk = getOutTensor(0);
+    const Shape &out = op.fwdOutShape();
+    const BroadcastPlan plan = makeBroadcastPlan(out, op.fwdShape(op.arg() - 2), out);
+    prog.add([=] {
+      dispatchFloat(dy.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        using C = compute_t<T>;
+        std::mutex m;
+        double total = 0.0;
+        const T *g0 = dy.data<T>();
+        runBroadcastRows(plan, g0, v.data<T>(), const_cast<T *>(g0),  // rows write nothing
+                         [&](const T *g, const T *x, T *, int64_t n, RowMode mode) {
+          const int64_t sx = mode == RowMode::VV || mode == RowMode::SV;
+          double part = 0.0;
+          for (int64_t i = 0; i < n; ++i) part += double(C(g[i])) * double(C(x[i * sx]));
+          std::lock_guard<std::mutex> lock(m);
+          total += part;
+        });
+        dispatchFloat(dk.dtype(), [&](auto ktag) {
+          using K = decltype(ktag);
+          dk.data<K>()[0] = K(static_cast<compute_t<K>>(total));
+        });
+      });
+    });
+  }
+
   // dX = s * reduce(dY), s from the scale input (read at run time) or attribute.
   void growScaledAdd(popx::Sequence &prog, const BinaryFnGradOp &op, bool reduce, const BroadcastPlan &sumPlan) const {
     auto dy = getInTensor(0), dx = getOutTensor(0);
@@ -94,6 +125,8 @@ std::vector<OperatorIdentifier> binaryFnGradIds() {
   std::vector<OperatorIdentifier> ids;
   for (const char *t : {"Atan2", "Fmod", "Remainder", "PRelu", "ScaledAdd"})
     for (const char *a : {"0", "1"}) ids.push_back(internalOp(std::string(t) + "Arg" + a + "Grad"));
+  ids.push_back(internalOp("ScaledAddArg2Grad"));
+  ids.push_back(internalOp("ScaledAddArg3Grad"));
   return ids;
 }
 

@@ -1,7 +1,7 @@
 // Cast kernel: y[i] = (To) x[i] through the source's compute type (float for
 // float16; F16C between float and float16); to BOOL is x != 0. Same-type casts
 // alias, so they copy only when the buffers differ (constant folding). Also
-// runs CastGrad (dy cast back to x's type).
+// runs BitCast (a byte copy), CastLike (input 1 gives only the type) and CastGrad (dy cast back to x's type).
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
@@ -46,7 +46,13 @@ void castFwd(KernelContext &ctx) {
   });
 }
 
+void bitCastFwd(KernelContext &ctx) {
+  std::memcpy(ctx.outView(0).raw(), ctx.inView(0).raw(), static_cast<size_t>(ctx.inView(0).nbytes()));
+}
+
 } // namespace
+POPART_REGISTER_KERNEL(onnxOp("BitCast"), bitCastFwd);
 POPART_REGISTER_KERNEL(onnxOp("Cast"), castFwd);
+POPART_REGISTER_KERNEL(onnxOp("CastLike"), castFwd);
 POPART_REGISTER_KERNEL(internalOp("CastGrad"), castFwd);
 } // namespace popart::cpu

@@ -1,11 +1,14 @@
 // Clip kernel (forward and in-place): y = min(max(x, lo), hi), NaN passes
 // through. lo/hi come from inputs 1/2 when present (read at every run, so they
 // may be run-time tensors), else from the opset < 11 attributes, else +-inf.
-// ClipGrad (dY, X, lo?, hi?): dx = lo <= x <= hi ? dy : 0.
+// ClipGrad (dY, X, lo?, hi?): dx = lo <= x <= hi ? dy : 0. ClipMinGrad / ClipMaxGrad:
+// dlo = sum(dy [x < lo < hi]), dhi = sum(dy [x > hi or lo > hi]) (torch.clamp's
+// convention), summed in double by chunk.
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
 #include <limits>
+#include <mutex>
 
 namespace popart::cpu {
 namespace {
@@ -64,8 +67,33 @@ void clipGrad(KernelContext &ctx) {
   });
 }
 
+void clipBoundGrad(KernelContext &ctx) {
+  const bool isMin = ctx.op().opid.type == "ClipMinGrad";
+  dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    using C = compute_t<T>;
+    const C lo = clipBound<T>(ctx, 2, "min", false), hi = clipBound<T>(ctx, 3, "max", true);
+    const T *dy = ctx.in<T>(0).data(), *x = ctx.in<T>(1).data();
+    std::mutex m;
+    double total = 0.0;
+    popx::Opx::parallelFor(ctx.in<T>(1).size(), [&](int64_t b, int64_t e) {
+      double s = 0.0;
+      for (int64_t i = b; i < e; ++i) {
+        const C v = C(x[i]);
+        const bool hit = isMin ? (v < lo && lo < hi) : (v > hi || lo > hi);
+        s += hit ? double(C(dy[i])) : 0.0;
+      }
+      std::lock_guard<std::mutex> lock(m);
+      total += s;
+    }, kMemoryBoundGrain);
+    ctx.out<T>(0)[0] = T(static_cast<C>(total));
+  });
+}
+
 } // namespace
 POPART_REGISTER_KERNEL(internalOp("ClipGrad"), clipGrad);
+POPART_REGISTER_KERNEL(internalOp("ClipMinGrad"), clipBoundGrad);
+POPART_REGISTER_KERNEL(internalOp("ClipMaxGrad"), clipBoundGrad);
 POPART_REGISTER_KERNEL(onnxOp("Clip"), clipFwd);
 POPART_REGISTER_KERNEL(internalOp("ClipInplace"), clipFwd);
 } // namespace popart::cpu

@@ -1,11 +1,13 @@
 // Conv family, each one convolution y = conv(x, w) (conv_loops.hpp) run in one of three passes:
-//   forward  (Conv, ConvTransposeDataGrad)             Y from X, W (+ B)
+//   forward  (Conv, MultiConv: one per conv, ConvTransposeDataGrad)   Y from X, W (+ B)
 //   data     (ConvDataGrad, ConvTranspose with + B)    dX from dY, W
-//   weights  (ConvWeightsGrad, ConvTransposeWeightsGrad) dW from dY, X;   ConvBiasGrad: dB[m] = sum_{n, o} dY[n, m, o].
+//   weights  (ConvWeightsGrad, ConvTransposeWeightsGrad) dW from dY, X;   ConvBiasGrad: dB[m] = sum_{n, o} dY[n, m, o];
+// ConvFlipWeights: W [M, C/G, k...] -> [C, M/G, k...], channels swapped per group, spatial dims flipped.
 // oneDNN (FLOAT/FLOAT16 staged in float) builds the primitive once in grow() in the layouts it prefers, with
 // reorders from/to the plain buffers at each run (weights change between runs); plain loops otherwise.
 #include "conv_loops.hpp"
 #include "popart/cpu/kernel.hpp"
+#include <algorithm>
 #include "ops/conv_attributes.hpp"
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
@@ -19,7 +21,7 @@ enum class ConvPass { Forward, Data, Weights };
 /// Index of the tensor playing x, w and y (the pass's result is an output index, the others inputs).
 struct ConvRoles {
   ConvPass pass;
-  int x, w, y, bias;
+  int x, w, y, bias, conv = 0;  // conv: MultiConv's convolution
   bool xOut() const { return pass == ConvPass::Data; }
   bool wOut() const { return pass == ConvPass::Weights; }
   bool yOut() const { return pass == ConvPass::Forward; }
@@ -37,17 +39,24 @@ ConvRoles convRoles(const std::string &type) {
 ConvShape convShape(const popx::Opx &opx, const ConvRoles &r) {
   const Op &op = *opx.op_p;
   ConvShape cs{r.xOut() ? opx.outShape(r.x) : opx.inShape(r.x), r.wOut() ? opx.outShape(r.w) : opx.inShape(r.w),
-               r.yOut() ? opx.outShape(r.y) : opx.inShape(r.y), op.attr<Attributes::Int>("group", 1), {}};
+               r.yOut() ? opx.outShape(r.y) : opx.inShape(r.y), 1, {}};
+  cs.group = cs.x[1] / cs.w[1];
   Shape kernel(cs.w.begin() + 2, cs.w.end());
-  cs.g = op.opid.type == "ConvTranspose" ? convTransposeGeometry(op, Shape(cs.y.begin() + 2, cs.y.end()), kernel)
-                                         : windowGeometry(op, Shape(cs.x.begin() + 2, cs.x.end()), kernel);
+  if (op.opid.type == "ConvTranspose")
+    cs.g = convTransposeGeometry(op, Shape(cs.y.begin() + 2, cs.y.end()), kernel);
+  else if (op.opid.type == "MultiConv")
+    cs.g = multiConvGeometry(op, r.conv);
+  else
+    cs.g = windowGeometry(op, Shape(cs.x.begin() + 2, cs.x.end()), kernel);
   return cs;
 }
 
 #ifdef POPART_WITH_DNNL
 using dnnl::memory;
 
-memory::desc convAnyDesc(const memory::dims &d) { return memory::desc(d, memory::data_type::f32, memory::format_tag::any); }
+memory::desc convAnyDesc(const memory::dims &d) {
+  return memory::desc(d, memory::data_type::f32, memory::format_tag::any);
+}
 
 /// Descriptors and window parameters of one convolution in oneDNN's terms.
 struct ConvDnnl {
@@ -102,7 +111,8 @@ void growPass(PrimitiveStep &step, const ConvShape &cs, ConvPass pass, memory x,
   if (pass == ConvPass::Data) {
     dnnl::convolution_backward_data::primitive_desc pd(eng, algo, convAnyDesc(d.x), convAnyDesc(d.w), convAnyDesc(d.y),
                                                        d.strides, d.dil, d.pl, d.pr, hint);
-    args = {{DNNL_ARG_DIFF_DST, step.inputAs(y, pd.diff_dst_desc())}, {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())},
+    args = {{DNNL_ARG_DIFF_DST, step.inputAs(y, pd.diff_dst_desc())},
+            {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())},
             {DNNL_ARG_DIFF_SRC, out = step.outputAs(x, pd.diff_src_desc())}};
     step.add(dnnl::convolution_backward_data(pd), std::move(args));
     return step.finishOutput(out, x);
@@ -122,10 +132,11 @@ void growDeconv(PrimitiveStep &step, const ConvShape &cs, memory w, memory b, me
   auto wAny = memory::desc(wd.get_dims(), memory::data_type::f32, memory::format_tag::any);
   auto kind = dnnl::prop_kind::forward_inference;
   auto algo = dnnl::algorithm::deconvolution_direct;
-  auto pd = b ? dnnl::deconvolution_forward::primitive_desc(dnnl_ctx::engine(), kind, algo, convAnyDesc(d.y), wAny,
-                                                            b.get_desc(), convAnyDesc(d.x), d.strides, d.dil, d.pl, d.pr)
-              : dnnl::deconvolution_forward::primitive_desc(dnnl_ctx::engine(), kind, algo, convAnyDesc(d.y), wAny,
-                                                            convAnyDesc(d.x), d.strides, d.dil, d.pl, d.pr);
+  using Pd = dnnl::deconvolution_forward::primitive_desc;
+  auto &eng = dnnl_ctx::engine();
+  auto src = convAnyDesc(d.y), dst = convAnyDesc(d.x);
+  auto pd = b ? Pd(eng, kind, algo, src, wAny, b.get_desc(), dst, d.strides, d.dil, d.pl, d.pr)
+              : Pd(eng, kind, algo, src, wAny, dst, d.strides, d.dil, d.pl, d.pr);
   memory out = step.outputAs(x, pd.dst_desc());
   PrimitiveStep::Args args{{DNNL_ARG_SRC, step.inputAs(y, pd.src_desc())},
                            {DNNL_ARG_WEIGHTS, step.inputAs(dnnl_ctx::wrap(wd, w.get_data_handle()), pd.weights_desc())},
@@ -163,12 +174,18 @@ class ConvOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    auto r = convRoles(op_p->opid.type);
+    if (op_p->opid.type != "MultiConv") return growConv(prog, convRoles(op_p->opid.type));
+    for (int i = 0; i < op_p->output->n(); ++i) growConv(prog, {ConvPass::Forward, 3 * i, 3 * i + 1, i, 3 * i + 2, i});
+  }
+
+private:
+  void growConv(popx::Sequence &prog, const ConvRoles &r) const {
     auto cs = convShape(*this, r);
     auto type = inInfo(0).dataType();
 #ifdef POPART_WITH_DNNL
-    if (dnnl_ctx::usesDnnl(type) && inInfo(0).nelms() > 0 && outInfo(0).nelms() > 0 && growConvDnnl(prog, *this, cs, r))
-      return;
+    bool empty = r.yOut() ? outInfo(r.y).nelms() == 0 : inInfo(r.y).nelms() == 0;
+    empty = empty || (r.xOut() ? outInfo(r.x).nelms() == 0 : inInfo(r.x).nelms() == 0);
+    if (dnnl_ctx::usesDnnl(type) && !empty && growConvDnnl(prog, *this, cs, r)) return;
 #endif
     auto ptr = [&](int i, bool isOut) -> void * { return isOut ? getOutTensor(i).raw() : getInTensor(i).raw(); };
     void *x = ptr(r.x, r.xOut()), *w = ptr(r.w, r.wOut()), *y = ptr(r.y, r.yOut());
@@ -178,9 +195,11 @@ public:
         using T = decltype(tag);
         ConvLoops<T> loops(cs);
         if (r.pass == ConvPass::Forward)
-          loops.forward(static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b), static_cast<T *>(y));
+          loops.forward(static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b),
+                        static_cast<T *>(y));
         else if (r.pass == ConvPass::Data)
-          loops.data(static_cast<const T *>(y), static_cast<const T *>(w), static_cast<const T *>(b), static_cast<T *>(x));
+          loops.data(static_cast<const T *>(y), static_cast<const T *>(w), static_cast<const T *>(b),
+                     static_cast<T *>(x));
         else
           loops.weights(static_cast<const T *>(y), static_cast<const T *>(x), static_cast<T *>(w));
       });
@@ -208,9 +227,31 @@ void convBiasGrad(KernelContext &ctx) {
   });
 }
 
+/// ConvFlipWeights(Grad): Y[g*C/G + c, m, k] = W[g*M/G + m, c, K-1-k] (W [M, C/G, k...], attribute group G).
+void convFlipWeights(KernelContext &ctx) {
+  const auto &s = ctx.inInfo(0).shape();
+  int64_t group = ctx.op().attr<Attributes::Int>("group", 1), mg = s[0] / group, cg = s[1], k = 1;
+  for (size_t i = 2; i < s.size(); ++i) k *= s[i];
+  dispatchFloat(ctx.inInfo(0).dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *w = ctx.in<T>(0).data();
+    T *y = ctx.out<T>(0).data();
+    popx::Opx::parallelFor(group * cg * mg, [&](int64_t b, int64_t e) {
+      for (int64_t row = b; row < e; ++row) {  // row = (g * C/G + c) * M/G + m of Y
+        int64_t m = row % mg, gc = row / mg, g = gc / cg, c = gc % cg;
+        const T *src = w + ((g * mg + m) * cg + c) * k;
+        std::reverse_copy(src, src + k, y + row * k);  // flipping every spatial dim reverses the flat block
+      }
+    }, 64);
+  });
+}
+
 } // namespace
-static popx::OpxCreator<ConvOpx> convOpxCreator({onnxOp("Conv"), onnxOp("ConvTranspose"), internalOp("ConvDataGrad"),
+static popx::OpxCreator<ConvOpx> convOpxCreator({onnxOp("Conv"), onnxOp("ConvTranspose"), graphcoreOp("MultiConv"),
+                                                 internalOp("ConvDataGrad"),
                                                  internalOp("ConvWeightsGrad"), internalOp("ConvTransposeDataGrad"),
                                                  internalOp("ConvTransposeWeightsGrad")});
 POPART_REGISTER_KERNEL(internalOp("ConvBiasGrad"), convBiasGrad);
+POPART_REGISTER_KERNEL(graphcoreOp("ConvFlipWeights"), convFlipWeights);
+POPART_REGISTER_KERNEL(internalOp("ConvFlipWeightsGrad"), convFlipWeights);
 } // namespace popart::cpu

@@ -88,8 +88,9 @@ template <class T> struct ConvLoops {
                 if (o1 < 0) continue;
                 for (int64_t t2 = 0; t2 < win.k[2]; ++t2) {
                   int64_t o2 = source(2, i[2], t2);
-                  if (o2 >= 0)
-                    acc += Acc(yp[(o0 * win.out[1] + o1) * win.out[2] + o2]) * Acc(wp[(a * win.k[1] + bb) * win.k[2] + t2]);
+                  if (o2 < 0) continue;
+                  acc += Acc(yp[(o0 * win.out[1] + o1) * win.out[2] + o2]) *
+                         Acc(wp[(a * win.k[1] + bb) * win.k[2] + t2]);
                 }
               }
             }
@@ -102,21 +103,22 @@ template <class T> struct ConvLoops {
 
   void weights(const T *dy, const T *x, T *dw) const {
     int64_t inSize = win.inSize(), outSize = win.outSize(), kSize = win.kernelSize(), m = cs.m();
-    popx::Opx::parallelFor(m * cg, [&](int64_t b, int64_t e) {
-      std::vector<Acc> acc(kSize);
-      for (int64_t mc = b; mc < e; ++mc) {
-        int64_t mm = mc / cg, ch = (mm / mg) * cg + mc % cg;
-        std::fill(acc.begin(), acc.end(), Acc(0));
+    popx::Opx::parallelFor(m * cg * kSize, [&](int64_t b, int64_t e) {
+      for (int64_t el = b; el < e; ++el) {  // el = (m * C/G + c) * kSize + tap
+        int64_t mc = el / kSize, t = el % kSize, mm = mc / cg, ch = (mm / mg) * cg + mc % cg;
+        int64_t tap[3] = {t / (win.k[1] * win.k[2]), (t / win.k[2]) % win.k[1], t % win.k[2]};
+        Acc acc = 0;
         for (int64_t n = 0; n < cs.n(); ++n) {
           const T *yp = dy + (n * m + mm) * outSize, *xp = x + (n * cs.c() + ch) * inSize;
           for (int64_t f = 0; f < outSize; ++f) {
             int64_t o[3];
             outPos(f, o);
-            Acc g = yp[f];
-            taps(o, [&](int64_t t, int64_t i) { acc[t] += g * Acc(xp[i]); });
+            int64_t p0 = win.pos(0, o[0], tap[0]), p1 = win.pos(1, o[1], tap[1]), p2 = win.pos(2, o[2], tap[2]);
+            if (win.inside(0, p0) && win.inside(1, p1) && win.inside(2, p2))
+              acc += Acc(yp[f]) * Acc(xp[(p0 * win.in[1] + p1) * win.in[2] + p2]);
           }
         }
-        for (int64_t t = 0; t < kSize; ++t) dw[mc * kSize + t] = static_cast<T>(acc[t]);
+        dw[el] = static_cast<T>(acc);
       }
     }, 1);
   }

@@ -1,6 +1,8 @@
 // Einsum: y[o] = sum_c prod_k x_k[offset_k(o, c)], with per-label strides for each
 // input (repeated labels add their strides: diagonals; broadcast dims stride 0).
 // Output elements are split across threads; the contracted labels are an odometer.
+// EinsumGrad runs the same plan over (dY, other inputs) onto X_k's labels: a repeated output
+// label writes the diagonal (the rest zero-filled), a size-1 output dim of a larger label sums it.
 #include "ops/einsum.hpp"
 #include "ops/shape_util.hpp"
 #include "popart/popx/opx.hpp"
@@ -14,26 +16,39 @@ namespace {
 struct EinsumPlan {
   std::vector<int64_t> outSizes, sumSizes;                // per output / contracted label
   std::vector<std::vector<int64_t>> outStrides, sumStrides; // [input][label]
+  std::vector<int64_t> yStrides;                          // per output label (repeats add up)
   int64_t outCount = 1, sumCount = 1;
+  bool zeroFill = false;                                  // the output has off-diagonal elements
 
-  EinsumPlan(const EinsumOp &op) {
-    const auto &labels = op.inputLabels();
-    const auto &sizes = op.sizes();
+  /// Inputs with `labels` and `shapes`; output dims labelled `outLabels` with shape `outShape`.
+  EinsumPlan(const std::vector<std::vector<int>> &labels, const std::vector<Shape> &shapes,
+             const std::vector<int> &outLabels, const Shape &outShape, const std::vector<int64_t> &sizes) {
     std::vector<std::vector<int64_t>> strides(labels.size(), std::vector<int64_t>(sizes.size(), 0));
     std::vector<bool> used(sizes.size(), false);
     for (size_t k = 0; k < labels.size(); ++k) {
-      const Shape &s = op.inShape(static_cast<InIndex>(k));
+      const Shape &s = shapes[k];
       const auto rm = rowMajorStrides(s);
       for (size_t d = 0; d < s.size(); ++d) {
         used[labels[k][d]] = true;
         if (s[d] != 1) strides[k][labels[k][d]] += rm[d];
       }
     }
+    std::vector<int> outOrder;  // distinct output labels, first occurrence first
+    std::vector<int64_t> yStride(sizes.size(), 0);
+    const auto yrm = rowMajorStrides(outShape);
+    for (size_t d = 0; d < outLabels.size(); ++d) {
+      const int l = outLabels[d];
+      if (outShape[d] == 1 && sizes[l] != 1) continue;  // broadcast in the output: summed
+      if (std::find(outOrder.begin(), outOrder.end(), l) == outOrder.end()) outOrder.push_back(l);
+      else zeroFill = true;
+      yStride[l] += yrm[d];
+    }
     std::vector<bool> isOut(sizes.size(), false);
-    for (int l : op.outputLabels()) isOut[l] = true;
+    for (int l : outOrder) isOut[l] = true;
     outStrides.resize(labels.size()), sumStrides.resize(labels.size());
-    for (int l : op.outputLabels()) {
+    for (int l : outOrder) {
       outSizes.push_back(sizes[l]);
+      yStrides.push_back(yStride[l]);
       for (size_t k = 0; k < labels.size(); ++k) outStrides[k].push_back(strides[k][l]);
     }
     for (size_t l = 0; l < sizes.size(); ++l)
@@ -64,7 +79,8 @@ struct EinsumPlan {
     return acc;
   }
 
-  template <class T> void run(const std::vector<const T *> &x, T *y) const {
+  template <class T> void run(const std::vector<const T *> &x, T *y, int64_t yCount) const {
+    if (zeroFill) std::fill(y, y + yCount, T(0));
     using A = std::conditional_t<std::is_floating_point_v<T>, T,
                                  std::conditional_t<std::is_same_v<T, float16_t>, float, int64_t>>;
     const size_t n = x.size(), ns = std::max<size_t>(1, sumSizes.size());
@@ -75,9 +91,11 @@ struct EinsumPlan {
       std::vector<int64_t> base(n), off(n), ctr(ns);
       for (int64_t o = b; o < e; ++o) {
         std::fill(base.begin(), base.end(), 0);
+        int64_t yo = 0;
         for (int64_t d = static_cast<int64_t>(outSizes.size()) - 1, r = o; d >= 0; --d) {
           const int64_t i = r % outSizes[d];
           r /= outSizes[d];
+          yo += i * yStrides[d];
           for (size_t k = 0; k < n; ++k) base[k] += i * outStrides[k][d];
         }
         off = base;
@@ -92,30 +110,37 @@ struct EinsumPlan {
             ctr[d] = 0;
           }
         }
-        y[o] = static_cast<T>(acc);
+        y[yo] = static_cast<T>(acc);
       }
     }, std::max<int64_t>(1, 16384 / std::max<int64_t>(1, sumCount * static_cast<int64_t>(n))));
   }
 };
 
-class EinsumOpx final : public popx::Opx {
+/// Einsum and EinsumGrad: the plan over every input into output 0.
+template <class OP> class EinsumOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    auto plan = std::make_shared<const EinsumPlan>(getOp<EinsumOp>());
+    const auto &op = getOp<OP>();
+    std::vector<Shape> shapes;
     std::vector<popx::TensorView> xs;
-    for (int k = 0; k < static_cast<int>(op_p->input->n()); ++k) xs.push_back(getInTensor(k));
+    for (int k = 0; k < static_cast<int>(op_p->input->n()); ++k) {
+      xs.push_back(getInTensor(k));
+      shapes.push_back(inShape(k));
+    }
+    auto plan = std::make_shared<const EinsumPlan>(op.inputLabels(), shapes, op.outputLabels(), outShape(0), op.sizes());
     popx::TensorView y = getOutTensor(0);
     if (y.nelms() == 0) return;
     dispatchNumeric(y.dtype(), [&](auto tag) {
       using T = decltype(tag);
       std::vector<const T *> ptrs;  // buffers are stable for the session's life
       for (const auto &v : xs) ptrs.push_back(v.data<T>());
-      prog.add([plan, ptrs, y] { plan->run(ptrs, y.data<T>()); });
+      prog.add([plan, ptrs, y] { plan->run(ptrs, y.data<T>(), y.nelms()); });
     });
   }
 };
 
 } // namespace
-static popx::OpxCreator<EinsumOpx> POPART_UNIQUE_NAME(einsumOpxCreator_)(onnxOp("Einsum"));
+static popx::OpxCreator<EinsumOpx<EinsumOp>> POPART_UNIQUE_NAME(einsumOpxCreator_)(onnxOp("Einsum"));
+static popx::OpxCreator<EinsumOpx<EinsumGradOp>> POPART_UNIQUE_NAME(einsumOpxCreator_)(internalOp("EinsumGrad"));
 } // namespace popart::cpu

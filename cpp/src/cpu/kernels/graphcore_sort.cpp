@@ -3,7 +3,8 @@
 // copies (value, index) pairs into a scratch buffer made at grow() and sorts
 // (Sort) or nth_element's (median), lanes in parallel. Ties order by index. The
 // gradients write dy to the indexed positions of a zeroed dx. Bucketize: binary
-// search per element; Histogram: binary search into the levels, counted serially.
+// search per element; Histogram: binary search into the levels, counted per input
+// slice in parallel.
 #include "dispatch.hpp"
 #include "ops/graphcore_sort.hpp"
 #include "popart/popx/opx.hpp"
@@ -146,25 +147,42 @@ public:
   }
 };
 
+/// Histogram counts over kHistogramBlocks fixed slices of the input, counted in
+/// parallel into per-slice rows of a table made at grow(), then summed.
+constexpr int64_t kHistogramBlocks = 16;
+
+template <class T> void histogram(const T *xs, int64_t n, const std::vector<float> &levels, bool absolute,
+                                  std::vector<uint32_t> &table, uint32_t *counts) {
+  const int64_t bins = static_cast<int64_t>(levels.size()) + 1;
+  std::fill(table.begin(), table.end(), 0u);
+  const float *lb = levels.data(), *le = lb + levels.size();
+  popx::Opx::parallelFor(kHistogramBlocks, [&](int64_t b, int64_t e) {
+    for (int64_t blk = b; blk < e; ++blk) {
+      uint32_t *row = table.data() + blk * bins;
+      for (int64_t i = n * blk / kHistogramBlocks, end = n * (blk + 1) / kHistogramBlocks; i < end; ++i) {
+        const double v = absolute ? std::fabs(double(compute_t<T>(xs[i]))) : double(compute_t<T>(xs[i]));
+        ++row[std::upper_bound(lb, le, v, [](double a, float l) { return a < double(l); }) - lb];
+      }
+    }
+  }, 1);
+  for (int64_t k = 0; k < bins; ++k) {
+    uint32_t c = 0;
+    for (int64_t blk = 0; blk < kHistogramBlocks; ++blk) c += table[blk * bins + k];
+    counts[k] = c;
+  }
+}
+
 class HistogramOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     popx::TensorView x = getInTensor(0), y = getOutTensor(0);
     auto levels = std::make_shared<std::vector<float>>(op_p->attr<Attributes::Floats>("levels"));
+    auto table = std::make_shared<std::vector<uint32_t>>(static_cast<size_t>(kHistogramBlocks * y.nelms()));
     const bool absolute = op_p->attr<Attributes::Int>("absoluteOfInput", 0) != 0;
     dispatchFloat(x.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      prog.add([=] {
-        uint32_t *counts = y.data<uint32_t>();
-        std::fill(counts, counts + y.nelms(), 0u);
-        const T *xs = x.data<T>();
-        const float *lb = levels->data(), *le = lb + levels->size();
-        for (int64_t i = 0; i < x.nelms(); ++i) {
-          const double v = absolute ? std::fabs(double(compute_t<T>(xs[i]))) : double(compute_t<T>(xs[i]));
-          ++counts[std::upper_bound(lb, le, v, [](double a, float l) { return a < double(l); }) - lb];
-        }
-      });
+      prog.add([=] { histogram(x.data<T>(), x.nelms(), *levels, absolute, *table, y.data<uint32_t>()); });
     });
   }
 };

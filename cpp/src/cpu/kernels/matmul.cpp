@@ -1,6 +1,9 @@
 // MatMul and Gemm: oneDNN matmul for FLOAT/FLOAT16 (FLOAT16 staged in float; Gemm's alpha, beta and C
 // as post-ops alpha/beta * AB, + C, * beta), plain loops for DOUBLE and integers:
 // Y[b, i, j] = alpha * sum_k A[b, i, k] * B[b, k, j] + beta * C[i, j].
+// Gradients are products of the same kind over transposed (strided) views: MatMul's dA = dY B^T and
+// dB = A^T dY summed over broadcast batch dims (folded into the contraction when possible, else a
+// batched product into a scratch tensor and a sum), Gemm's dA/dB likewise and dC = beta * sum(dY).
 #include "dispatch.hpp"
 #include "ops/matmul_shape.hpp"
 #include "popart/popx/opx.hpp"
@@ -14,27 +17,30 @@
 namespace popart::cpu {
 namespace {
 
-/// A batch of Y[i, j] = alpha * sum_k A[i, k] * B[k, j] + beta * C[i, j] over strided operands.
+/// Y[q, i, j] = alpha * sum_t sum_k A_qt[i, k] * B_qt[k, j] + beta * C[i, j] over strided operands:
+/// `groups` output matrices, each the sum of `terms` products (a gradient summed over broadcast dims).
 struct GemmLoop {
   int64_t m = 1, n = 1, k = 1;
-  std::vector<int64_t> aOffset{0}, bOffset{0};  // per batch element
+  int64_t groups = 1, terms = 1;
+  std::vector<int64_t> aOffset{0}, bOffset{0};  // of product t of group q at q * terms + t
   int64_t sam = 0, sak = 1, sbk = 0, sbn = 1;   // element strides of A[i, k] and B[k, j]
   double alpha = 1.0, beta = 0.0;
   int64_t scm = 0, scn = 0;  // strides of C (0 along broadcast dimensions)
 
   template <class T> void run(const T *a, const T *b, const T *c, T *y) const {
     using Acc = compute_t<T>;
-    int64_t rows = static_cast<int64_t>(aOffset.size()) * m;
-    popx::Opx::parallelFor(rows, [&](int64_t r0, int64_t r1) {
+    popx::Opx::parallelFor(groups * m, [&](int64_t r0, int64_t r1) {
       std::vector<Acc> acc(static_cast<size_t>(n));
       for (int64_t r = r0; r < r1; ++r) {
-        int64_t bi = r / m, i = r % m;
-        const T *ab = a + aOffset[bi] + i * sam, *bb = b + bOffset[bi];
+        int64_t q = r / m, i = r % m;
         std::fill(acc.begin(), acc.end(), Acc(0));
-        for (int64_t kk = 0; kk < k; ++kk) {
-          Acc av = ab[kk * sak];
-          const T *brow = bb + kk * sbk;
-          for (int64_t j = 0; j < n; ++j) acc[j] += av * Acc(brow[j * sbn]);
+        for (int64_t t = q * terms; t < (q + 1) * terms; ++t) {
+          const T *ab = a + aOffset[t] + i * sam, *bb = b + bOffset[t];
+          for (int64_t kk = 0; kk < k; ++kk) {
+            Acc av = ab[kk * sak];
+            const T *brow = bb + kk * sbk;
+            for (int64_t j = 0; j < n; ++j) acc[j] += av * Acc(brow[j * sbn]);
+          }
         }
         T *yr = y + r * n;
         for (int64_t j = 0; j < n; ++j) {
@@ -79,21 +85,85 @@ std::vector<int64_t> matmulBatchOffsets(const Shape &mine, const Shape &batch, i
   return off;
 }
 
-GemmLoop matmulLoop(const MatMulGeometry &g) {
+/// Batched out[q] = sum over the batch elements f of group q of X[f] Y[f]: X [rows, inner] and
+/// Y [inner, cols] are stored plain or transposed; batch shapes have 1 along broadcast dims.
+struct BatchedProduct {
+  Shape batchX, batchY, batchOut, batch;
+  int64_t rows = 1, inner = 1, cols = 1;
+  bool transX = false, transY = false;
+  int64_t batchSize() const { return shapeProduct(batch); }
+  int64_t groups() const { return shapeProduct(batchOut); }
+  static int64_t shapeProduct(const Shape &s) {
+    int64_t p = 1;
+    for (auto d : s) p *= d;
+    return p;
+  }
+};
+
+/// The forward product (X = A, Y = B) or a gradient: dA = dY B^T (lhs), dB = A^T dY (rhs).
+BatchedProduct matmulProduct(const MatMulGeometry &g, int gradOf = -1) {
+  BatchedProduct p;
+  p.batch = g.batch;
+  if (gradOf == 0) {
+    p.batchX = g.batch, p.batchY = g.batchB, p.batchOut = g.batchA;
+    p.rows = g.m, p.inner = g.n, p.cols = g.k, p.transY = true;
+  } else if (gradOf == 1) {
+    p.batchX = g.batchA, p.batchY = g.batch, p.batchOut = g.batchB;
+    p.rows = g.k, p.inner = g.m, p.cols = g.n, p.transX = true;
+  } else {
+    p.batchX = g.batchA, p.batchY = g.batchB, p.batchOut = g.batch;
+    p.rows = g.m, p.inner = g.k, p.cols = g.n;
+  }
+  return p;
+}
+
+/// The batch elements of each output group, group by group (terms = batchSize / groups each).
+std::vector<int64_t> productGroups(const BatchedProduct &p) {
+  auto q = matmulBatchOffsets(p.batchOut, p.batch, 1);
+  int64_t groups = p.groups(), terms = groups ? p.batchSize() / groups : 0;
+  std::vector<int64_t> fill(static_cast<size_t>(groups), 0), order(q.size());
+  for (size_t f = 0; f < q.size(); ++f) order[q[f] * terms + fill[q[f]]++] = static_cast<int64_t>(f);
+  return order;
+}
+
+GemmLoop productLoop(const BatchedProduct &p) {
   GemmLoop l;
-  l.m = g.m, l.n = g.n, l.k = g.k;
-  l.sam = g.k, l.sak = 1, l.sbk = g.n, l.sbn = 1;
-  l.aOffset = matmulBatchOffsets(g.batchA, g.batch, g.m * g.k);
-  l.bOffset = matmulBatchOffsets(g.batchB, g.batch, g.k * g.n);
+  l.m = p.rows, l.k = p.inner, l.n = p.cols;
+  l.sam = p.transX ? 1 : p.inner, l.sak = p.transX ? p.rows : 1;
+  l.sbk = p.transY ? 1 : p.cols, l.sbn = p.transY ? p.inner : 1;
+  l.groups = p.groups();
+  l.terms = l.groups ? p.batchSize() / l.groups : 0;
+  auto xo = matmulBatchOffsets(p.batchX, p.batch, p.rows * p.inner);
+  auto yo = matmulBatchOffsets(p.batchY, p.batch, p.inner * p.cols);
+  auto order = productGroups(p);
+  l.aOffset.resize(order.size()), l.bOffset.resize(order.size());
+  for (size_t s = 0; s < order.size(); ++s) l.aOffset[s] = xo[order[s]], l.bOffset[s] = yo[order[s]];
   return l;
 }
 
-void addGemmLoopStep(popx::Sequence &prog, const popx::Opx &opx, GemmLoop loop) {
-  auto t = opx.inInfo(0).dataType();
-  const void *a = opx.getInTensor(0).raw(), *b = opx.getInTensor(1).raw();
-  const void *c = opx.hasInput(2) ? opx.getInTensor(2).raw() : nullptr;
-  void *y = opx.getOutTensor(0).raw();
-  prog.add([=] { loop.run(t, a, b, c, y); });
+/// The loop over inputs x, y (and C at input 2 when `withC`) into output 0.
+void addGemmLoopStep(popx::Sequence &prog, const popx::Opx &opx, GemmLoop loop, InIndex x = 0, InIndex y = 1,
+                     bool withC = true) {
+  auto t = opx.outInfo(0).dataType();
+  const void *a = opx.getInTensor(x).raw(), *b = opx.getInTensor(y).raw();
+  const void *c = withC && opx.hasInput(2) ? opx.getInTensor(2).raw() : nullptr;
+  void *out = opx.getOutTensor(0).raw();
+  prog.add([=] { loop.run(t, a, b, c, out); });
+}
+
+/// dC = beta * dY [m, n] summed onto C's broadcast shape (strides scm, scn; 0 = summed).
+template <class T> void gemmGradC(const T *dy, T *dc, int64_t m, int64_t n, int64_t scm, int64_t scn, double beta) {
+  using Acc = compute_t<T>;
+  int64_t outer = scm ? m : 1, inner = scn ? n : 1;  // dC is [outer, inner]
+  popx::Opx::parallelFor(outer * inner, [&](int64_t e0, int64_t e1) {
+    for (int64_t e = e0; e < e1; ++e) {
+      int64_t i0 = e / inner, j0 = e % inner;
+      Acc acc = 0;
+      for (int64_t i = scm ? i0 : 0; i < (scm ? i0 + 1 : m); ++i)
+        for (int64_t j = scn ? j0 : 0; j < (scn ? j0 + 1 : n); ++j) acc += Acc(dy[i * n + j]);
+      dc[i0 * scm + j0 * scn] = static_cast<T>(static_cast<Acc>(beta * acc));
+    }
+  }, 16);
 }
 
 #ifdef POPART_WITH_DNNL
@@ -160,22 +230,28 @@ bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, dnnl::mat
   return makeDnnlMatmul(gemmMatrixDesc(l.m, l.k, ta), gemmMatrixDesc(l.k, l.n, tb), dnnl_ctx::plainDesc({l.m, l.n}), attr, mm);
 }
 
+/// The operands of a Gemm-like product: inputs a, b (transposed when ta/tb) and C (input 2) if withC.
+struct GemmOperands {
+  InIndex a = 0, b = 1;
+  bool ta = false, tb = false, withC = false;
+};
+
 /// C fused as a post-op when oneDNN has a fast kernel for its broadcast, else added by a loop afterwards.
-bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l, bool ta, bool tb) {
+bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l, const GemmOperands &o) {
   if (l.m * l.n * l.k == 0) return false;
-  bool withC = opx.hasInput(2) && l.beta != 0.0;
+  bool withC = o.withC && opx.hasInput(2) && l.beta != 0.0;
   Shape cDims(2, 1);
   if (withC) {
     const auto &c = opx.inShape(2);
     std::copy(c.begin(), c.end(), cDims.end() - static_cast<int64_t>(c.size()));
   }
   dnnl::matmul mm;
-  bool fused = withC && makeGemm(l, ta, tb, cDims, mm) && !isReferenceMatmul(mm);
-  if (!fused && !makeGemm(l, ta, tb, {}, mm)) return false;
+  bool fused = withC && makeGemm(l, o.ta, o.tb, cDims, mm) && !isReferenceMatmul(mm);
+  if (!fused && !makeGemm(l, o.ta, o.tb, {}, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
-  auto a = step->staging.in(opx, 0), b = step->staging.in(opx, 1), y = step->staging.out(opx, 0);
-  PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(gemmMatrixDesc(l.m, l.k, ta), a.raw())},
-                           {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(gemmMatrixDesc(l.k, l.n, tb), b.raw())},
+  auto a = step->staging.in(opx, o.a), b = step->staging.in(opx, o.b), y = step->staging.out(opx, 0);
+  PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(gemmMatrixDesc(l.m, l.k, o.ta), a.raw())},
+                           {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(gemmMatrixDesc(l.k, l.n, o.tb), b.raw())},
                            {DNNL_ARG_DST, dnnl_ctx::wrap(dnnl_ctx::plainDesc({l.m, l.n}), y.raw())}};
   if (withC) {
     auto c = step->staging.in(opx, 2);
@@ -198,6 +274,73 @@ bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l,
   addStep(prog, step, opx);
   return true;
 }
+
+/// [batch..., r, c] view of an operand stored as [batch..., r, c] (or [batch..., c, r] when trans).
+memory::desc productDesc(const Shape &batch, int64_t r, int64_t c, bool trans) {
+  memory::dims d(batch.begin(), batch.end()), st(batch.size() + 2);
+  d.insert(d.end(), {r, c});
+  st[batch.size()] = trans ? 1 : c, st[batch.size() + 1] = trans ? r : 1;
+  for (int64_t i = static_cast<int64_t>(batch.size()) - 1, s = r * c; i >= 0; s *= batch[i], --i) st[i] = s;
+  return memory::desc(d, memory::data_type::f32, st);
+}
+
+bool allOnes(const Shape &s) {
+  return std::all_of(s.begin(), s.end(), [](int64_t d) { return d == 1; });
+}
+
+/// One oneDNN matmul for a BatchedProduct of inputs x, y into output 0. Batch dims the output
+/// does not have are folded into the contraction (X^T Y over whole batches), else summed from a
+/// scratch tensor by the step's epilogue.
+bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedProduct &p, InIndex x, InIndex y) {
+  int64_t total = p.batchSize();
+  if (total * p.rows * p.inner * p.cols == 0 || p.batch.size() + 2 > DNNL_MAX_NDIMS) return false;
+  bool direct = p.batchOut == p.batch;
+  bool fold = !direct && p.transX && !p.transY && p.batchX == p.batch && p.batchY == p.batch && allOnes(p.batchOut);
+  bool flat = direct && !p.transX && allOnes(p.batchY);  // X's batch merges into its rows
+  memory::desc mx, my, md;
+  if (fold) {
+    mx = productDesc({}, p.rows, total * p.inner, true);
+    my = dnnl_ctx::plainDesc({total * p.inner, p.cols});
+    md = dnnl_ctx::plainDesc({p.rows, p.cols});
+  } else if (flat) {
+    mx = dnnl_ctx::plainDesc({total * p.rows, p.inner});
+    my = productDesc({}, p.inner, p.cols, p.transY);
+    md = dnnl_ctx::plainDesc({total * p.rows, p.cols});
+  } else {
+    mx = productDesc(p.batchX, p.rows, p.inner, p.transX);
+    my = productDesc(p.batchY, p.inner, p.cols, p.transY);
+    md = productDesc(p.batch, p.rows, p.cols, false);
+  }
+  dnnl::matmul mm;
+  if (!makeDnnlMatmul(mx, my, md, {}, mm)) return false;
+  auto step = std::make_shared<PrimitiveStep>();
+  auto xv = step->staging.in(opx, x), yv = step->staging.in(opx, y), out = step->staging.out(opx, 0);
+  popx::TensorView dst = out;
+  if (!direct && !fold) {
+    Shape full = p.batch;
+    full.insert(full.end(), {p.rows, p.cols});
+    dst = opx.createTensor(TensorInfo(DataType::FLOAT, full));
+    auto order = std::make_shared<const std::vector<int64_t>>(productGroups(p));
+    int64_t mat = p.rows * p.cols, terms = total / p.groups();
+    step->epilogue = [order, dst, out, mat, terms] {
+      const float *src = dst.data<float>();
+      float *o = out.data<float>();
+      popx::Opx::parallelFor(out.nelms(), [&](int64_t e0, int64_t e1) {
+        for (int64_t e = e0; e < e1; ++e) {
+          int64_t q = e / mat, i = e % mat;
+          float acc = 0.f;
+          for (int64_t t = q * terms; t < (q + 1) * terms; ++t) acc += src[(*order)[t] * mat + i];
+          o[e] = acc;
+        }
+      });
+    };
+  }
+  step->add(mm, {{DNNL_ARG_SRC, dnnl_ctx::wrap(mx, xv.raw())},
+                 {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(my, yv.raw())},
+                 {DNNL_ARG_DST, dnnl_ctx::wrap(md, dst.raw())}});
+  addStep(prog, step, opx);
+  return true;
+}
 #endif
 
 class MatMulOpx final : public popx::Opx {
@@ -207,7 +350,23 @@ public:
 #ifdef POPART_WITH_DNNL
     if (dnnl_ctx::usesDnnl(inInfo(0).dataType()) && growMatmulDnnl(prog, *this)) return;
 #endif
-    addGemmLoopStep(prog, *this, matmulLoop(matmulGeometry(inShape(0), inShape(1))));
+    addGemmLoopStep(prog, *this, productLoop(matmulProduct(matmulGeometry(inShape(0), inShape(1)))));
+  }
+};
+
+/// MatMulLhsGrad (dY, B -> dA) and MatMulRhsGrad (dY, A -> dB).
+class MatMulGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    bool lhs = op_p->opid.type == "MatMulLhsGrad";
+    auto g = lhs ? matmulGeometry(outShape(0), inShape(1)) : matmulGeometry(inShape(1), outShape(0));
+    auto p = matmulProduct(g, lhs ? 0 : 1);
+    InIndex x = lhs ? 0 : 1, y = lhs ? 1 : 0;
+#ifdef POPART_WITH_DNNL
+    if (dnnl_ctx::usesDnnl(outInfo(0).dataType()) && growProductDnnl(prog, *this, p, x, y)) return;
+#endif
+    addGemmLoopStep(prog, *this, productLoop(p), x, y, false);
   }
 };
 
@@ -225,13 +384,63 @@ public:
     l.beta = hasInput(2) ? op.attr<Attributes::Float>("beta", 1.0f) : 0.0;
     if (hasInput(2)) std::tie(l.scm, l.scn) = gemmCStrides(inShape(2));
 #ifdef POPART_WITH_DNNL
-    if (dnnl_ctx::usesDnnl(inInfo(0).dataType()) && growGemmDnnl(prog, *this, l, ta, tb)) return;
+    if (dnnl_ctx::usesDnnl(inInfo(0).dataType()) && growGemmDnnl(prog, *this, l, {0, 1, ta, tb, true})) return;
 #endif
     addGemmLoopStep(prog, *this, l);
   }
 };
 
+/// GemmGrad: inputs dY [m, n] and (for A, B) the other matrix; `arg` says which gradient.
+class GemmGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const Op &op = *op_p;
+    int64_t arg = op.attr<Attributes::Int>("arg");
+    bool ta = op.attr<Attributes::Int>("transA", 0) != 0, tb = op.attr<Attributes::Int>("transB", 0) != 0;
+    int64_t m = inShape(0)[0], n = inShape(0)[1];
+    if (arg == 2) return growGradC(prog, m, n, op.attr<Attributes::Float>("beta", 1.0f));
+    // dA = alpha dY B'^T ([m, k]; transA: alpha B' dY^T [k, m]); dB = alpha A'^T dY ([k, n]; transB: alpha dY^T A').
+    bool trans = arg == 0 ? ta : tb, other = arg == 0 ? tb : ta;
+    int64_t k = arg == 0 ? inShape(1)[tb ? 1 : 0] : inShape(1)[ta ? 0 : 1];
+    GemmOperands o;
+    GemmLoop l;
+    l.alpha = op.attr<Attributes::Float>("alpha", 1.0f);
+    if (!trans) {  // dY or the other matrix first, as the product reads
+      o = arg == 0 ? GemmOperands{0, 1, false, !other} : GemmOperands{1, 0, !other, false};
+      l.m = arg == 0 ? m : k, l.k = arg == 0 ? n : m, l.n = arg == 0 ? k : n;
+    } else {
+      o = arg == 0 ? GemmOperands{1, 0, other, true} : GemmOperands{0, 1, true, other};
+      l.m = arg == 0 ? k : n, l.k = arg == 0 ? n : m, l.n = arg == 0 ? m : k;
+    }
+    setStrides(l, o, inShape(o.a), inShape(o.b));
+#ifdef POPART_WITH_DNNL
+    if (dnnl_ctx::usesDnnl(outInfo(0).dataType()) && growGemmDnnl(prog, *this, l, o)) return;
+#endif
+    addGemmLoopStep(prog, *this, l, o.a, o.b, false);
+  }
+
+private:
+  /// Element strides of the [m, k] and [k, n] views of stored matrices a and b.
+  static void setStrides(GemmLoop &l, const GemmOperands &o, const Shape &a, const Shape &b) {
+    l.sam = o.ta ? 1 : a[1], l.sak = o.ta ? a[1] : 1;
+    l.sbk = o.tb ? 1 : b[1], l.sbn = o.tb ? b[1] : 1;
+  }
+
+  void growGradC(popx::Sequence &prog, int64_t m, int64_t n, double beta) const {
+    auto [scm, scn] = gemmCStrides(outShape(0));
+    popx::TensorView dy = getInTensor(0), dc = getOutTensor(0);
+    dispatchNumeric(dy.dtype(), [&, scm = scm, scn = scn](auto tag) {
+      using T = decltype(tag);
+      prog.add([=] { gemmGradC(dy.data<T>(), dc.data<T>(), m, n, scm, scn, beta); });
+    });
+  }
+};
+
 } // namespace
 static popx::OpxCreator<MatMulOpx> matmulOpxCreator(onnxOp("MatMul"));
+static popx::OpxCreator<MatMulGradOpx> matmulGradOpxCreator(std::vector<OperatorIdentifier>{
+    internalOp("MatMulLhsGrad"), internalOp("MatMulRhsGrad")});
 static popx::OpxCreator<GemmOpx> gemmOpxCreator(onnxOp("Gemm"));
+static popx::OpxCreator<GemmGradOpx> gemmGradOpxCreator(internalOp("GemmGrad"));
 } // namespace popart::cpu

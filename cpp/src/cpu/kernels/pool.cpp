@@ -155,7 +155,8 @@ bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &p
   }
   auto step = std::make_shared<PrimitiveStep>();
   auto x = step->staging.in(opx, 0), y = step->staging.out(opx, 0);
-  step->add(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, x.raw())}, {DNNL_ARG_DST, dnnl_ctx::wrap(yd, y.raw())}});
+  step->add(dnnl::pooling_forward(pd),
+            {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, x.raw())}, {DNNL_ARG_DST, dnnl_ctx::wrap(yd, y.raw())}});
   addStep(prog, step, opx);
   return true;
 }
@@ -175,7 +176,8 @@ bool growPoolGradDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShap
   }
   auto step = std::make_shared<PrimitiveStep>();
   auto dy = step->staging.in(opx, 0), dx = step->staging.out(opx, 0);
-  PrimitiveStep::Args args{{DNNL_ARG_DIFF_DST, dnnl_ctx::wrap(yd, dy.raw())}, {DNNL_ARG_DIFF_SRC, dnnl_ctx::wrap(xd, dx.raw())}};
+  PrimitiveStep::Args args{{DNNL_ARG_DIFF_DST, dnnl_ctx::wrap(yd, dy.raw())},
+                           {DNNL_ARG_DIFF_SRC, dnnl_ctx::wrap(xd, dx.raw())}};
   if (ps.isMax) {
     auto ws = step->scratch(fwd.workspace_desc());
     step->add(dnnl::pooling_forward(fwd), {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, step->staging.in(opx, 1).raw())},
@@ -219,7 +221,8 @@ public:
     ps.columnMajor = false;
     auto type = inInfo(0).dataType();
 #ifdef POPART_WITH_DNNL
-    if (dnnl_ctx::usesDnnl(type) && outInfo(0).nelms() > 0 && inInfo(0).nelms() > 0 && growPoolGradDnnl(prog, *this, ps))
+    bool empty = outInfo(0).nelms() == 0 || inInfo(0).nelms() == 0;
+    if (dnnl_ctx::usesDnnl(type) && !empty && growPoolGradDnnl(prog, *this, ps))
       return;
 #endif
     const void *dy = getInTensor(0).raw(), *x = getInTensor(1).raw();
@@ -227,7 +230,8 @@ public:
     prog.add([=] {
       dispatchFloat(type, [&](auto tag) {
         using T = decltype(tag);
-        PoolLoop<T>{ps, Window3(ps.g)}.backward(static_cast<const T *>(x), static_cast<const T *>(dy), static_cast<T *>(dx));
+        PoolLoop<T>{ps, Window3(ps.g)}.backward(static_cast<const T *>(x), static_cast<const T *>(dy),
+                                                static_cast<T *>(dx));
       });
     });
   }
@@ -282,7 +286,8 @@ public:
       dispatchFloat(dtype, [&](auto tag) {
         using T = decltype(tag);
         if (isGrad)
-          globalPoolGrad(static_cast<const T *>(x), static_cast<const T *>(x1), static_cast<T *>(y), planes, size, isMax);
+          globalPoolGrad(static_cast<const T *>(x), static_cast<const T *>(x1), static_cast<T *>(y), planes, size,
+                         isMax);
         else
           globalPool(static_cast<const T *>(x), static_cast<T *>(y), planes, size, isMax);
       });

@@ -15,14 +15,14 @@
 namespace popart::cpu {
 namespace {
 
-enum class RedKind { Sum, Mean, SumSquare, L1, L2, LogSum, LogSumExp, Max, Min, Prod };
+enum class ReduceGradKind { Sum, Mean, SumSquare, L1, L2, LogSum, LogSumExp, Max, Min, Prod };
 
-RedKind redKindOf(const std::string &gradType) {
-  static const std::map<std::string, RedKind> m{
-      {"ReduceSumGrad", RedKind::Sum}, {"ReduceMeanGrad", RedKind::Mean},
-      {"ReduceSumSquareGrad", RedKind::SumSquare}, {"ReduceL1Grad", RedKind::L1}, {"ReduceL2Grad", RedKind::L2},
-      {"ReduceLogSumGrad", RedKind::LogSum}, {"ReduceLogSumExpGrad", RedKind::LogSumExp},
-      {"ReduceMaxGrad", RedKind::Max}, {"ReduceMinGrad", RedKind::Min}, {"ReduceProdGrad", RedKind::Prod}};
+ReduceGradKind reduceGradKindOf(const std::string &gradType) {
+  static const std::map<std::string, ReduceGradKind> m{
+      {"ReduceSumGrad", ReduceGradKind::Sum}, {"ReduceMeanGrad", ReduceGradKind::Mean},
+      {"ReduceSumSquareGrad", ReduceGradKind::SumSquare}, {"ReduceL1Grad", ReduceGradKind::L1}, {"ReduceL2Grad", ReduceGradKind::L2},
+      {"ReduceLogSumGrad", ReduceGradKind::LogSum}, {"ReduceLogSumExpGrad", ReduceGradKind::LogSumExp},
+      {"ReduceMaxGrad", ReduceGradKind::Max}, {"ReduceMinGrad", ReduceGradKind::Min}, {"ReduceProdGrad", ReduceGradKind::Prod}};
   auto it = m.find(gradType);
   if (it == m.end()) throw internal_error("no reduction gradient kernel for {}", gradType);
   return it->second;
@@ -31,7 +31,7 @@ RedKind redKindOf(const std::string &gradType) {
 // For every x: aux0/aux1 (K-shaped, zeroed/oned here) accumulate per group: Max/Min
 // aux0 += [x = y]; Prod aux0 += [x = 0], aux1 *= (x = 0 ? 1 : x). Rows of one group
 // come in sequence (serial loop).
-template <class T> void groupPass(const BroadcastPlan &p, RedKind k, const T *y, const T *x, T *aux0, T *aux1,
+template <class T> void reduceGroupPass(const BroadcastPlan &p, ReduceGradKind k, const T *y, const T *x, T *aux0, T *aux1,
                                   int64_t kn) {
   using C = compute_t<T>;
   std::fill(aux0, aux0 + kn, T(0.0f));
@@ -43,7 +43,7 @@ template <class T> void groupPass(const BroadcastPlan &p, RedKind k, const T *y,
     for (int64_t i = 0; i < n; ++i) {
       const C v = C(xr[i]);
       T &a0 = aux0[ko + i * s];
-      if (k != RedKind::Prod) {
+      if (k != ReduceGradKind::Prod) {
         a0 = T(C(a0) + (v == C(yr[i * s]) ? C(1) : C(0)));
       } else if (v == C(0)) {
         a0 = T(C(a0) + C(1));
@@ -56,7 +56,7 @@ template <class T> void groupPass(const BroadcastPlan &p, RedKind k, const T *y,
 }
 
 // dx = f(g, x, y, a0, a1) with g, y, a0, a1 read at x's group.
-template <class T> void gradPass(const BroadcastPlan &p, RedKind k, double count, const T *dy, const T *y,
+template <class T> void reduceGradPass(const BroadcastPlan &p, ReduceGradKind k, double count, const T *dy, const T *y,
                                  const T *x, const T *aux0, const T *aux1, T *dx) {
   using C = compute_t<T>;
   const C invN = C(1.0 / count);
@@ -67,16 +67,16 @@ template <class T> void gradPass(const BroadcastPlan &p, RedKind k, double count
       const C g = C(gr[i * s]), v = C(xr[i]), yv = C(yr[i * s]);
       C d = g;
       switch (k) {
-      case RedKind::Sum: break;
-      case RedKind::Mean: d = g * invN; break;
-      case RedKind::SumSquare: d = C(2) * v * g; break;
-      case RedKind::L1: d = v > C(0) ? g : (v < C(0) ? -g : C(0)); break;
-      case RedKind::L2: d = yv == C(0) ? C(0) : g * v / yv; break;
-      case RedKind::LogSum: d = g / std::exp(yv); break;
-      case RedKind::LogSumExp: d = g * std::exp(v - yv); break;
-      case RedKind::Max:
-      case RedKind::Min: d = v == yv ? g / C(aux0[ko + i * s]) : C(0); break;
-      case RedKind::Prod: {
+      case ReduceGradKind::Sum: break;
+      case ReduceGradKind::Mean: d = g * invN; break;
+      case ReduceGradKind::SumSquare: d = C(2) * v * g; break;
+      case ReduceGradKind::L1: d = v > C(0) ? g : (v < C(0) ? -g : C(0)); break;
+      case ReduceGradKind::L2: d = yv == C(0) ? C(0) : g * v / yv; break;
+      case ReduceGradKind::LogSum: d = g / std::exp(yv); break;
+      case ReduceGradKind::LogSumExp: d = g * std::exp(v - yv); break;
+      case ReduceGradKind::Max:
+      case ReduceGradKind::Min: d = v == yv ? g / C(aux0[ko + i * s]) : C(0); break;
+      case ReduceGradKind::Prod: {
         const C zeros = C(aux0[ko + i * s]);
         if (zeros == C(0)) d = g * yv / v;
         else d = zeros == C(1) && v == C(0) ? g * C(aux1[ko + i * s]) : C(0);
@@ -98,21 +98,21 @@ public:
       prog.add([dy, dx] { std::memcpy(dx.raw(), dy.raw(), static_cast<size_t>(dx.nbytes())); });
       return;
     }
-    const RedKind k = redKindOf(op.opid.type);
+    const ReduceGradKind k = reduceGradKindOf(op.opid.type);
     const Shape &keep = op.keepShape();
     const BroadcastPlan plan = makeBroadcastPlan(keep, keep, x.shape());
     const TensorInfo keepInfo(dy.dtype(), keep);
-    const bool grouped = k == RedKind::Max || k == RedKind::Min || k == RedKind::Prod;
+    const bool grouped = k == ReduceGradKind::Max || k == ReduceGradKind::Min || k == ReduceGradKind::Prod;
     popx::TensorView aux0 = grouped ? createTensor(keepInfo) : popx::TensorView{};
-    popx::TensorView aux1 = k == RedKind::Prod ? createTensor(keepInfo) : popx::TensorView{};
+    popx::TensorView aux1 = k == ReduceGradKind::Prod ? createTensor(keepInfo) : popx::TensorView{};
     const double count = keepInfo.nelms() ? double(x.nelms()) / double(keepInfo.nelms()) : 1.0;
     prog.add([=] {
       if (dx.nelms() == 0) return;
       dispatchFloat(dx.dtype(), [&](auto tag) {
         using T = decltype(tag);
         T *a0 = grouped ? aux0.data<T>() : nullptr, *a1 = aux1.raw() ? aux1.data<T>() : nullptr;
-        if (grouped) groupPass(plan, k, y.data<T>(), x.data<T>(), a0, a1, aux0.nelms());
-        gradPass<T>(plan, k, count, dy.data<T>(), y.data<T>(), x.data<T>(), a0, a1, dx.data<T>());
+        if (grouped) reduceGroupPass(plan, k, y.data<T>(), x.data<T>(), a0, a1, aux0.nelms());
+        reduceGradPass<T>(plan, k, count, dy.data<T>(), y.data<T>(), x.data<T>(), a0, a1, dx.data<T>());
       });
     });
   }

@@ -100,7 +100,8 @@ template <class C> void gcLstmToOnnx(const RnnConfig &c, const C *weights, const
   }
 }
 
-template <class C> void gcLstmFromOnnx(const RnnConfig &c, const C *dw, const C *dr, const C *db, C *dweights, C *dbiases) {
+template <class C>
+void gcLstmFromOnnx(const RnnConfig &c, const C *dw, const C *dr, const C *db, C *dweights, C *dbiases) {
   const int64_t I = c.input, H = c.hidden;
   for (int64_t k = 0; k < 4; ++k) {
     const int64_t g = kGcToOnnxGate[k];

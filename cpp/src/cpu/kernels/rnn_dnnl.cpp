@@ -1,11 +1,13 @@
 // Forward of ai.onnx RNN/GRU/LSTM on oneDNN's vanilla_rnn / gru / lbr_gru / lstm primitives, for the
 // configurations they compute exactly: FLOAT/FLOAT16, no sequence_lens, no clip, no input_forget, the default
 // activations (RNN: Tanh, Relu or Sigmoid, the same for both directions). One primitive per direction.
-// Each run first copies W, R (ONNX gate blocks i,o,f,c; oneDNN wants i,f,c,o), the summed biases and the
-// peepholes (ONNX i,o,f; oneDNN i,f,o) into preallocated ldgoi/ldgo buffers (weights may be Variables); the
-// primitive step then reorders them into oneDNN's preferred layouts and copies the [T, N, H] results into Y.
+// W, R (ONNX gate blocks i,o,f,c; oneDNN wants i,f,c,o), the summed biases and the peepholes (ONNX i,o,f;
+// oneDNN i,f,o) are copied into preallocated ldgoi/ldgo buffers and reordered into oneDNN's preferred layouts:
+// once at grow() when they are all Const, else at each run (Variables change between runs). The [T, N, H]
+// results are copied into Y.
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
+#include "popart/logging.hpp"
 #include "rnn_engine.hpp"
 #include <cstring>
 
@@ -22,9 +24,8 @@ bool rnnDnnlSupports(const popx::Opx &opx, const RnnConfig &c) {
   const RnnAct dflt[3] = {RnnAct::Sigmoid, RnnAct::Tanh, RnnAct::Tanh};
   for (size_t i = 0; i < c.acts.size(); ++i) {
     const RnnAct a = c.acts[i].kind;
-    if (c.cell != RnnCell::Rnn ? a != dflt[i % c.numActs()]
-                               : a != c.acts[0].kind || (a != RnnAct::Tanh && a != RnnAct::Relu && a != RnnAct::Sigmoid))
-      return false;
+    const bool rnnOk = a == c.acts[0].kind && (a == RnnAct::Tanh || a == RnnAct::Relu || a == RnnAct::Sigmoid);
+    if (c.cell != RnnCell::Rnn ? a != dflt[i % c.numActs()] : !rnnOk) return false;
   }
   return true;
 }
@@ -38,7 +39,6 @@ int64_t rnnDnnlGate(const RnnConfig &c, int64_t k) {
 /// Per-direction host buffers in oneDNN's plain layouts, refreshed at each run.
 struct RnnDnnlWeights {
   float *w, *r, *bias, *peep;
-  int64_t biasGates;
 };
 
 void rnnDnnlFill(const RnnConfig &c, int64_t d, const float *W, const float *R, const float *B, const float *P,
@@ -56,7 +56,8 @@ void rnnDnnlFill(const RnnConfig &c, int64_t d, const float *W, const float *R, 
     }
   }
   if (o.peep)
-    for (int64_t k = 0; k < 3; ++k) std::memcpy(o.peep + k * H, P + d * 3 * H + (k == 0 ? 0 : k == 1 ? 2 : 1) * H, sizeof(float) * H);
+    for (int64_t k = 0; k < 3; ++k)
+      std::memcpy(o.peep + k * H, P + d * 3 * H + (k == 0 ? 0 : k == 1 ? 2 : 1) * H, sizeof(float) * H);
 }
 
 struct RnnDnnlPrimitive {
@@ -85,7 +86,8 @@ RnnDnnlPrimitive rnnDnnlCreate(const RnnConfig &c, dnnl::rnn_direction dir, cons
   }
   if (c.cell == RnnCell::Gru && c.linearBeforeReset) {
     using PD = dnnl::lbr_gru_forward::primitive_desc;
-    return rnnDnnlMake<PD, dnnl::lbr_gru_forward>(PD(e, inf, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
+    return rnnDnnlMake<PD, dnnl::lbr_gru_forward>(
+        PD(e, inf, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
   }
   if (c.cell == RnnCell::Gru) {
     using PD = dnnl::gru_forward::primitive_desc;
@@ -95,7 +97,8 @@ RnnDnnlPrimitive rnnDnnlCreate(const RnnConfig &c, dnnl::rnn_direction dir, cons
   const RnnAct a = c.acts[0].kind;
   const auto alg = a == RnnAct::Relu ? dnnl::algorithm::eltwise_relu
                    : a == RnnAct::Tanh ? dnnl::algorithm::eltwise_tanh : dnnl::algorithm::eltwise_logistic;
-  return rnnDnnlMake<PD, dnnl::vanilla_rnn_forward>(PD(e, inf, alg, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
+  return rnnDnnlMake<PD, dnnl::vanilla_rnn_forward>(
+      PD(e, inf, alg, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
 }
 
 /// Float buffers of one direction: oneDNN-layout weights, initial states, results.
@@ -108,44 +111,113 @@ float *rnnDnnlScratch(const popx::Opx &opx, int64_t n) {
   return opx.createTensor(TensorInfo(DataType::FLOAT, Shape{n})).data<float>();
 }
 
+int64_t rnnDnnlBiasGates(const RnnConfig &c) { return c.cell == RnnCell::Gru && c.linearBeforeReset ? 4 : c.gates(); }
+
+RnnDnnlDir rnnDnnlBuffers(const popx::Opx &opx, const RnnConfig &c, bool peep, bool h0, bool c0, bool yh, bool yc) {
+  const int64_t N = c.batch, H = c.hidden, GH = c.gates() * H;
+  RnnDnnlDir b;
+  b.wts = {rnnDnnlScratch(opx, GH * c.input), rnnDnnlScratch(opx, GH * H), rnnDnnlScratch(opx, rnnDnnlBiasGates(c) * H),
+           peep ? rnnDnnlScratch(opx, 3 * H) : nullptr};
+  if (h0) b.h0 = rnnDnnlScratch(opx, N * H);
+  if (c0) b.c0 = rnnDnnlScratch(opx, N * H);
+  b.y = rnnDnnlScratch(opx, c.seq * N * H);
+  if (yh) b.yh = rnnDnnlScratch(opx, N * H);
+  if (yc) b.yc = rnnDnnlScratch(opx, N * H);
+  return b;
+}
+
+RnnDnnlDescs rnnDnnlDescs(const RnnConfig &c, const RnnDnnlDir &b) {
+  const int64_t T = c.seq, N = c.batch, I = c.input, H = c.hidden, G = c.gates();
+  const auto f32 = memory::data_type::f32;
+  const memory::desc iter({1, 1, N, H}, f32, RnnTag::ldnc);
+  RnnDnnlDescs m;
+  m.src = memory::desc({T, N, I}, f32, c.batchMajor ? RnnTag::ntc : RnnTag::tnc);
+  m.srcIter = b.h0 ? iter : memory::desc();
+  m.srcIterC = b.c0 ? iter : memory::desc();
+  m.w = memory::desc({1, 1, I, G, H}, f32, RnnTag::any);
+  m.r = memory::desc({1, 1, H, G, H}, f32, RnnTag::any);
+  if (b.wts.peep) m.peep = memory::desc({1, 1, 3, H}, f32, RnnTag::ldgo);
+  m.bias = memory::desc({1, 1, rnnDnnlBiasGates(c), H}, f32, RnnTag::ldgo);
+  m.dst = memory::desc({T, N, H}, f32, RnnTag::tnc);
+  m.dstIter = b.yh ? iter : memory::desc();
+  m.dstIterC = b.yc ? iter : memory::desc();
+  return m;
+}
+
+// [D, N, H] (layout 0) or [N, D, H] state offsets; Y [T, D, N, H] or [N, T, D, H].
+int64_t rnnDnnlStateOff(const RnnConfig &c, int64_t d, int64_t n) {
+  return (c.batchMajor ? n * c.dirs + d : d * c.batch + n) * c.hidden;
+}
+
+int64_t rnnDnnlYOff(const RnnConfig &c, int64_t t, int64_t d, int64_t n) {
+  return (c.batchMajor ? (n * c.seq + t) * c.dirs + d : (t * c.dirs + d) * c.batch + n) * c.hidden;
+}
+
+void rnnDnnlCopyOut(const RnnConfig &c, const std::vector<RnnDnnlDir> &dirs, float *Y, float *Yh, float *Yc) {
+  const int64_t T = c.seq, N = c.batch, H = c.hidden;
+  for (int64_t d = 0; d < c.dirs; ++d) {
+    const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
+    for (int64_t n = 0; n < N; ++n) {
+      for (int64_t t = 0; Y && t < T; ++t)
+        std::memcpy(Y + rnnDnnlYOff(c, t, d, n), b.y + (t * N + n) * H, sizeof(float) * H);
+      if (Yh) std::memcpy(Yh + rnnDnnlStateOff(c, d, n), b.yh + n * H, sizeof(float) * H);
+      if (Yc) std::memcpy(Yc + rnnDnnlStateOff(c, d, n), b.yc + n * H, sizeof(float) * H);
+    }
+  }
+}
+
+/// `plain` in layout `want`, reordered now into session-owned memory (for Const weights).
+memory rnnDnnlReorderOnce(const popx::Opx &opx, const memory &plain, const memory::desc &want) {
+  if (plain.get_desc() == want) return plain;
+  memory m = dnnl_ctx::wrap(want, rnnDnnlScratch(opx, static_cast<int64_t>(want.get_size() / sizeof(float)) + 1));
+  dnnl::reorder(plain, m).execute(dnnl_ctx::stream(), const_cast<memory &>(plain), m);
+  dnnl_ctx::stream().wait();
+  return m;
+}
+
+/// Float host copies of Const inputs W, R, B, P (empty when absent); empty `w` when any weight is not Const.
+struct RnnDnnlConst {
+  std::vector<float> w, r, b, p;
+};
+
+RnnDnnlConst rnnDnnlConstWeights(const Op &op, bool peep) {
+  RnnDnnlConst k;
+  for (InIndex i : {kRnnW, kRnnR, kRnnB, kRnnP})
+    if (op.hasInput(i) && (i != kRnnP || peep) && !op.inIsConst(i)) return k;
+  auto get = [&](InIndex i, std::vector<float> &v) {
+    if (!op.hasInput(i)) return;
+    auto d = op.inConstFloats(i);
+    v.assign(d.begin(), d.end());
+  };
+  get(kRnnW, k.w), get(kRnnR, k.r), get(kRnnB, k.b);
+  if (peep) get(kRnnP, k.p);
+  return k;
+}
+
 } // namespace
 
 bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog) {
   if (!rnnDnnlSupports(opx, c)) return false;
-  const int64_t T = c.seq, N = c.batch, I = c.input, H = c.hidden, G = c.gates();
-  const int64_t biasGates = c.cell == RnnCell::Gru && c.linearBeforeReset ? 4 : G;
+  const int64_t N = c.batch, I = c.input, H = c.hidden, G = c.gates();
   const bool lstm = c.cell == RnnCell::Lstm, peep = lstm && opx.hasInput(kRnnP);
+  const RnnDnnlConst k = rnnDnnlConstWeights(*opx.op_p, peep);
+  const bool once = !k.w.empty();
   auto st = std::make_shared<FloatStaging>();
   auto in = [&](InIndex i) { return opx.hasInput(i) ? st->in(opx, i).data<float>() : nullptr; };
   auto out = [&](OutIndex i) { return opx.hasOutput(i) ? st->out(opx, i).data<float>() : nullptr; };
-  const float *X = in(kRnnX), *W = in(kRnnW), *R = in(kRnnR), *B = in(kRnnB), *P = in(kRnnP);
+  auto weight = [&](InIndex i, const std::vector<float> &v) -> const float * {
+    return !once ? in(i) : v.empty() ? nullptr : v.data();
+  };
+  const float *X = in(kRnnX), *W = weight(kRnnW, k.w), *R = weight(kRnnR, k.r), *B = weight(kRnnB, k.b);
+  const float *P = peep ? weight(kRnnP, k.p) : nullptr;
   const float *H0 = in(kRnnInitH), *C0 = lstm ? in(kRnnInitC) : nullptr;
   float *Y = out(0), *Yh = out(1), *Yc = lstm ? out(2) : nullptr;
 
   auto step = std::make_shared<PrimitiveStep>();
-  std::vector<RnnDnnlDir> dirs(static_cast<size_t>(c.dirs));
-  const auto f32 = memory::data_type::f32;
-  const memory::desc iterDesc({1, 1, N, H}, f32, RnnTag::ldnc);
+  std::vector<RnnDnnlDir> dirs;
   for (int64_t d = 0; d < c.dirs; ++d) {
-    RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
-    b.wts = {rnnDnnlScratch(opx, G * H * I), rnnDnnlScratch(opx, G * H * H), rnnDnnlScratch(opx, biasGates * H),
-             peep ? rnnDnnlScratch(opx, 3 * H) : nullptr, biasGates};
-    if (H0) b.h0 = rnnDnnlScratch(opx, N * H);
-    if (C0) b.c0 = rnnDnnlScratch(opx, N * H);
-    b.y = rnnDnnlScratch(opx, T * N * H);
-    if (Yh) b.yh = rnnDnnlScratch(opx, N * H);
-    if (Yc) b.yc = rnnDnnlScratch(opx, N * H);
-    RnnDnnlDescs m;
-    m.src = memory::desc({T, N, I}, f32, c.batchMajor ? RnnTag::ntc : RnnTag::tnc);
-    m.srcIter = b.h0 ? iterDesc : memory::desc();
-    m.srcIterC = b.c0 ? iterDesc : memory::desc();
-    m.w = memory::desc({1, 1, I, G, H}, f32, RnnTag::any);
-    m.r = memory::desc({1, 1, H, G, H}, f32, RnnTag::any);
-    if (peep) m.peep = memory::desc({1, 1, 3, H}, f32, RnnTag::ldgo);
-    m.bias = memory::desc({1, 1, biasGates, H}, f32, RnnTag::ldgo);
-    m.dst = memory::desc({T, N, H}, f32, RnnTag::tnc);
-    m.dstIter = b.yh ? iterDesc : memory::desc();
-    m.dstIterC = b.yc ? iterDesc : memory::desc();
+    const RnnDnnlDir &b = dirs.emplace_back(rnnDnnlBuffers(opx, c, peep, H0, C0, Yh, Yc));
+    const RnnDnnlDescs m = rnnDnnlDescs(c, b);
     RnnDnnlPrimitive p;
     try {
       p = rnnDnnlCreate(c, c.reversed(d) ? dnnl::rnn_direction::unidirectional_right2left
@@ -154,43 +226,38 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
       return false;
     }
     using dnnl_ctx::wrap;
-    PrimitiveStep::Args args{
-        {DNNL_ARG_SRC_LAYER, wrap(m.src, const_cast<float *>(X))},
-        {DNNL_ARG_WEIGHTS_LAYER, step->inputAs(wrap(memory::desc({1, 1, I, G, H}, f32, RnnTag::ldgoi), b.wts.w), p.weightsLayer)},
-        {DNNL_ARG_WEIGHTS_ITER, step->inputAs(wrap(memory::desc({1, 1, H, G, H}, f32, RnnTag::ldgoi), b.wts.r), p.weightsIter)},
-        {DNNL_ARG_BIAS, wrap(m.bias, b.wts.bias)},
-        {DNNL_ARG_DST_LAYER, wrap(m.dst, b.y)}};
+    const auto f32 = memory::data_type::f32;
+    const memory wPlain = wrap(memory::desc({1, 1, I, G, H}, f32, RnnTag::ldgoi), b.wts.w);
+    const memory rPlain = wrap(memory::desc({1, 1, H, G, H}, f32, RnnTag::ldgoi), b.wts.r);
+    if (once) rnnDnnlFill(c, d, W, R, B, P, b.wts);
+    auto weightsAs = [&](const memory &plain, const memory::desc &want) {
+      return once ? rnnDnnlReorderOnce(opx, plain, want) : step->inputAs(plain, want);
+    };
+    PrimitiveStep::Args args{{DNNL_ARG_SRC_LAYER, wrap(m.src, const_cast<float *>(X))},
+                             {DNNL_ARG_WEIGHTS_LAYER, weightsAs(wPlain, p.weightsLayer)},
+                             {DNNL_ARG_WEIGHTS_ITER, weightsAs(rPlain, p.weightsIter)},
+                             {DNNL_ARG_BIAS, wrap(m.bias, b.wts.bias)},
+                             {DNNL_ARG_DST_LAYER, wrap(m.dst, b.y)}};
     if (peep) args[DNNL_ARG_WEIGHTS_PEEPHOLE] = wrap(m.peep, b.wts.peep);
-    if (b.h0) args[DNNL_ARG_SRC_ITER] = wrap(iterDesc, b.h0);
-    if (b.c0) args[DNNL_ARG_SRC_ITER_C] = wrap(iterDesc, b.c0);
-    if (b.yh) args[DNNL_ARG_DST_ITER] = wrap(iterDesc, b.yh);
-    if (b.yc) args[DNNL_ARG_DST_ITER_C] = wrap(iterDesc, b.yc);
+    if (b.h0) args[DNNL_ARG_SRC_ITER] = wrap(m.srcIter, b.h0);
+    if (b.c0) args[DNNL_ARG_SRC_ITER_C] = wrap(m.srcIterC, b.c0);
+    if (b.yh) args[DNNL_ARG_DST_ITER] = wrap(m.dstIter, b.yh);
+    if (b.yc) args[DNNL_ARG_DST_ITER_C] = wrap(m.dstIterC, b.yc);
     step->add(p.prim, std::move(args));
   }
-  // [D, N, H] (layout 0) or [N, D, H] state offsets; Y [T, D, N, H] or [N, T, D, H].
-  auto stateOff = [c](int64_t d, int64_t n) { return (c.batchMajor ? n * c.dirs + d : d * c.batch + n) * c.hidden; };
-  auto yOff = [c](int64_t t, int64_t d, int64_t n) {
-    return (c.batchMajor ? (n * c.seq + t) * c.dirs + d : (t * c.dirs + d) * c.batch + n) * c.hidden;
-  };
-  step->epilogue = [=] {
-    for (int64_t d = 0; d < c.dirs; ++d) {
-      const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
-      for (int64_t n = 0; n < N; ++n) {
-        if (Y)
-          for (int64_t t = 0; t < T; ++t) std::memcpy(Y + yOff(t, d, n), b.y + (t * N + n) * H, sizeof(float) * H);
-        if (Yh) std::memcpy(Yh + stateOff(d, n), b.yh + n * H, sizeof(float) * H);
-        if (Yc) std::memcpy(Yc + stateOff(d, n), b.yc + n * H, sizeof(float) * H);
-      }
-    }
-  };
+  step->epilogue = [=] { rnnDnnlCopyOut(c, dirs, Y, Yh, Yc); };
+  if (once) {
+    logging::opx::debug("{}: Const weights laid out for oneDNN once", opx.op_p->debugName());
+    W = R = B = P = nullptr;  // filled above; the host copies die with this frame
+  }
   prog.add([=] {
     st->toFloat();
     for (int64_t d = 0; d < c.dirs; ++d) {
       const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
-      rnnDnnlFill(c, d, W, R, B, P, b.wts);
+      if (W) rnnDnnlFill(c, d, W, R, B, P, b.wts);
       for (int64_t n = 0; n < N; ++n) {
-        if (b.h0) std::memcpy(b.h0 + n * H, H0 + stateOff(d, n), sizeof(float) * H);
-        if (b.c0) std::memcpy(b.c0 + n * H, C0 + stateOff(d, n), sizeof(float) * H);
+        if (b.h0) std::memcpy(b.h0 + n * H, H0 + rnnDnnlStateOff(c, d, n), sizeof(float) * H);
+        if (b.c0) std::memcpy(b.c0 + n * H, C0 + rnnDnnlStateOff(c, d, n), sizeof(float) * H);
       }
     }
   });

@@ -118,7 +118,8 @@ template <class C> struct RnnDir {
   int64_t S, B, H, GH;
 
   RnnDir(const RnnConfig &cfg, int64_t dir, bool training, const RnnTensors<C> &t, C *ws, const RnnWorkspace &l)
-      : c(cfg), d(dir), full(training), lens(t.lens), S(cfg.seq), B(cfg.batch), H(cfg.hidden), GH(cfg.gates() * cfg.hidden) {
+      : c(cfg), d(dir), full(training), lens(t.lens), S(cfg.seq), B(cfg.batch), H(cfg.hidden),
+        GH(cfg.gates() * cfg.hidden) {
     w = t.w + d * GH * c.input, r = t.r + d * GH * H;
     wb = t.b ? t.b + d * 2 * GH : nullptr, rb = t.b ? wb + GH : nullptr;
     p = t.p ? t.p + d * 3 * H : nullptr;
@@ -197,11 +198,11 @@ void rnnCellForward(const RnnDir<C> &k, const C *xw, C *pre, const C *hp, C *hn,
 }
 
 template <class C> void rnnGruResetProducts(const RnnDir<C> &k, int64_t s, const C *pre, const C *hp, C *q) {
-  for (int64_t b = 0; b < k.B; ++b)
+  for (int64_t b = 0; b < k.B; ++b) {
+    const C *ar = pre + b * k.GH + k.H, *xr = k.xw + (s * k.B + b) * k.GH + k.H;
     for (int64_t j = 0; j < k.H; ++j)
-      q[b * k.H + j] = s < k.len(b) ? rnnAct(k.act(0), k.clip(pre[b * k.GH + k.H + j] + k.xw[(s * k.B + b) * k.GH + k.H + j])) *
-                                          hp[b * k.H + j]
-                                    : C(0);
+      q[b * k.H + j] = s < k.len(b) ? rnnAct(k.act(0), k.clip(ar[j] + xr[j])) * hp[b * k.H + j] : C(0);
+  }
 }
 
 template <class C> void rnnDirForward(const RnnDir<C> &k, const RnnTensors<C> &t) {
@@ -285,7 +286,8 @@ template <class C> void rnnGruResetGrad(const RnnDir<C> &k, int64_t s, const C *
     if (s >= k.len(b)) continue;
     for (int64_t j = 0; j < H; ++j) {
       const C ar = pre[b * k.GH + H + j], r = rnnAct(k.act(0), k.clip(ar)), dq = tmp[b * H + j];
-      da[b * k.GH + H + j] = drec[b * k.GH + H + j] = dq * hp[b * H + j] * rnnActGrad(k.act(0), k.clip(ar)) * k.mask(ar);
+      const C dar = dq * hp[b * H + j] * rnnActGrad(k.act(0), k.clip(ar)) * k.mask(ar);
+      da[b * k.GH + H + j] = drec[b * k.GH + H + j] = dar;
       local[b * H + j] += dq * r;
     }
   }

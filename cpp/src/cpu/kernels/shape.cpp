@@ -1,4 +1,5 @@
 // Shape: y = x.shape[start : start + len(y)] as int64 (x's data is not read).
+// Size: y = the number of elements of x (x's data is not read).
 // ConstantOfShape: every element of y = the `value` attribute (zeros by default).
 #include "ops/shape.hpp"
 #include "popart/cpu/kernel.hpp"
@@ -15,6 +16,8 @@ void shapeFwd(KernelContext &ctx) {
   const int64_t start = ctx.op<ShapeOp>().start();
   for (int64_t i = 0; i < y.size(); ++i) y[i] = s[start + i];
 }
+
+void sizeFwd(KernelContext &ctx) { ctx.out<int64_t>(0)[0] = ctx.inInfo(0).nelms(); }
 
 void constantOfShapeFwd(KernelContext &ctx) {
   const popx::TensorView &y = ctx.outView(0);
@@ -34,5 +37,6 @@ void constantOfShapeFwd(KernelContext &ctx) {
 
 } // namespace
 POPART_REGISTER_KERNEL(onnxOp("Shape"), shapeFwd);
+POPART_REGISTER_KERNEL(onnxOp("Size"), sizeFwd);
 POPART_REGISTER_KERNEL(onnxOp("ConstantOfShape"), constantOfShapeFwd);
 } // namespace popart::cpu

@@ -2,7 +2,7 @@
 // functor per function. Sign/Floor/Ceil/Round/NearbyInt: 0 (as torch). Trig and
 // hyperbolic: the usual derivatives (Acosh 1/sqrt(x^2-1), Atanh 1/(1-x^2)); Expm1 e^x,
 // Log1p 1/(1+x). Elu/Selu/Celu: x > 0 ? 1 : alpha e^x (Selu times gamma; Celu e^(x/alpha));
-// HardSigmoid alpha inside (0, 1); HardSwish 0 / x/3 + 1/2 / 1 on x < -3 / <= 3 / else;
+// HardSigmoid alpha inside (0, 1); HardSwish 0 / x/3 + 1/2 / 1 on x <= -3 / < 3 / else (torch);
 // Softsign 1/(1+|x|)^2; Softplus sigmoid(x); ThresholdedRelu [x > alpha]; Shrink [|x| > lambd];
 // Gelu Phi(x) + x phi(x) (erf) or torch's tanh-form derivative; Swish s (1 + x (1 - s)); Scale s.
 #include "unary_fn.hpp"
@@ -11,7 +11,7 @@
 namespace popart::cpu {
 namespace {
 
-template <class C> C sigmoidOf(C x) { return C(1) / (C(1) + std::exp(-x)); }
+template <class C> C ufgSigmoid(C x) { return C(1) / (C(1) + std::exp(-x)); }
 
 struct ZeroD { template <class C> C operator()(C, C) const { return C(0); } };
 struct SinD { template <class C> C operator()(C g, C x) const { return g * std::cos(x); } };
@@ -49,7 +49,7 @@ struct HardSigmoidD {
 };
 struct HardSwishD {
   template <class C> C operator()(C g, C x) const {
-    return x < C(-3) ? C(0) : (x <= C(3) ? g * (x / C(3) + C(0.5)) : g);
+    return x <= C(-3) ? C(0) : (x < C(3) ? g * (x / C(3) + C(0.5)) : g);
   }
 };
 struct SoftsignD {
@@ -58,7 +58,7 @@ struct SoftsignD {
     return g / (d * d);
   }
 };
-struct SoftplusD { template <class C> C operator()(C g, C x) const { return g * sigmoidOf(x); } };
+struct SoftplusD { template <class C> C operator()(C g, C x) const { return g * ufgSigmoid(x); } };
 struct ThresholdedReluD {
   float alpha;
   template <class C> C operator()(C g, C x) const { return x > C(alpha) ? g : C(0); }
@@ -82,7 +82,7 @@ struct GeluTanhD {
 };
 struct SwishD {
   template <class C> C operator()(C g, C x) const {
-    C s = sigmoidOf(x);
+    C s = ufgSigmoid(x);
     return g * s * (C(1) + x * (C(1) - s));
   }
 };
@@ -92,7 +92,7 @@ struct ScaleD {
 };
 
 /// A step dx[i] = d(dy[i], x[i]) over whole tensors of the floating type of dy.
-template <class D> UnaryStep gradStep(const popx::TensorView &dy, const popx::TensorView &x,
+template <class D> UnaryStep ufgStep(const popx::TensorView &dy, const popx::TensorView &x,
                                       const popx::TensorView &dx, D d) {
   return dispatchFloat(dx.dtype(), [&](auto tag) -> UnaryStep {
     using T = decltype(tag);
@@ -113,53 +113,53 @@ template <class D> UnaryStep gradStep(const popx::TensorView &dy, const popx::Te
   });
 }
 
-using GradStepFactory = UnaryStep (*)(const Op &, const popx::TensorView &, const popx::TensorView &,
+using UfgStepFactory = UnaryStep (*)(const Op &, const popx::TensorView &, const popx::TensorView &,
                                       const popx::TensorView &);
 
-template <class D> GradStepFactory plainGrad() {
+template <class D> UfgStepFactory ufgPlain() {
   return [](const Op &, const popx::TensorView &g, const popx::TensorView &x, const popx::TensorView &d) {
-    return gradStep(g, x, d, D{});
+    return ufgStep(g, x, d, D{});
   };
 }
 
-float fattr(const Op &op, const char *name, float dflt) { return op.attr<Attributes::Float>(name, dflt); }
+float ufgAttr(const Op &op, const char *name, float dflt) { return op.attr<Attributes::Float>(name, dflt); }
 
-const std::map<std::string, GradStepFactory> &gradFactories() {
+const std::map<std::string, UfgStepFactory> &ufgFactories() {
   using V = popx::TensorView;
-  static const std::map<std::string, GradStepFactory> m{
-      {"Sign", plainGrad<ZeroD>()}, {"Floor", plainGrad<ZeroD>()}, {"Ceil", plainGrad<ZeroD>()},
-      {"Round", plainGrad<ZeroD>()}, {"NearbyInt", plainGrad<ZeroD>()}, {"Sin", plainGrad<SinD>()},
-      {"Cos", plainGrad<CosD>()}, {"Tan", plainGrad<TanD>()}, {"Asin", plainGrad<AsinD>()},
-      {"Acos", plainGrad<AcosD>()}, {"Atan", plainGrad<AtanD>()}, {"Sinh", plainGrad<SinhD>()},
-      {"Cosh", plainGrad<CoshD>()}, {"Asinh", plainGrad<AsinhD>()}, {"Acosh", plainGrad<AcoshD>()},
-      {"Atanh", plainGrad<AtanhD>()}, {"Expm1", plainGrad<Expm1D>()}, {"Log1p", plainGrad<Log1pD>()},
-      {"HardSwish", plainGrad<HardSwishD>()}, {"Softsign", plainGrad<SoftsignD>()},
-      {"Softplus", plainGrad<SoftplusD>()}, {"GeluErf", plainGrad<GeluErfD>()}, {"Swish", plainGrad<SwishD>()},
+  static const std::map<std::string, UfgStepFactory> m{
+      {"Sign", ufgPlain<ZeroD>()}, {"Floor", ufgPlain<ZeroD>()}, {"Ceil", ufgPlain<ZeroD>()},
+      {"Round", ufgPlain<ZeroD>()}, {"NearbyInt", ufgPlain<ZeroD>()}, {"Sin", ufgPlain<SinD>()},
+      {"Cos", ufgPlain<CosD>()}, {"Tan", ufgPlain<TanD>()}, {"Asin", ufgPlain<AsinD>()},
+      {"Acos", ufgPlain<AcosD>()}, {"Atan", ufgPlain<AtanD>()}, {"Sinh", ufgPlain<SinhD>()},
+      {"Cosh", ufgPlain<CoshD>()}, {"Asinh", ufgPlain<AsinhD>()}, {"Acosh", ufgPlain<AcoshD>()},
+      {"Atanh", ufgPlain<AtanhD>()}, {"Expm1", ufgPlain<Expm1D>()}, {"Log1p", ufgPlain<Log1pD>()},
+      {"HardSwish", ufgPlain<HardSwishD>()}, {"Softsign", ufgPlain<SoftsignD>()},
+      {"Softplus", ufgPlain<SoftplusD>()}, {"GeluErf", ufgPlain<GeluErfD>()}, {"Swish", ufgPlain<SwishD>()},
       {"Elu", [](const Op &op, const V &g, const V &x, const V &d) {
-         return gradStep(g, x, d, EluD{fattr(op, "alpha", 1.0f), 1.0f});
+         return ufgStep(g, x, d, EluD{ufgAttr(op, "alpha", 1.0f), 1.0f});
        }},
       {"Selu", [](const Op &op, const V &g, const V &x, const V &d) {
-         return gradStep(g, x, d, EluD{fattr(op, "alpha", 1.67326319217681884765625f),
-                                       fattr(op, "gamma", 1.05070102214813232421875f)});
+         return ufgStep(g, x, d, EluD{ufgAttr(op, "alpha", 1.67326319217681884765625f),
+                                       ufgAttr(op, "gamma", 1.05070102214813232421875f)});
        }},
       {"Celu", [](const Op &op, const V &g, const V &x, const V &d) {
-         return gradStep(g, x, d, CeluD{fattr(op, "alpha", 1.0f)});
+         return ufgStep(g, x, d, CeluD{ufgAttr(op, "alpha", 1.0f)});
        }},
       {"HardSigmoid", [](const Op &op, const V &g, const V &x, const V &d) {
-         return gradStep(g, x, d, HardSigmoidD{fattr(op, "alpha", 0.2f), fattr(op, "beta", 0.5f)});
+         return ufgStep(g, x, d, HardSigmoidD{ufgAttr(op, "alpha", 0.2f), ufgAttr(op, "beta", 0.5f)});
        }},
       {"ThresholdedRelu", [](const Op &op, const V &g, const V &x, const V &d) {
-         return gradStep(g, x, d, ThresholdedReluD{fattr(op, "alpha", 1.0f)});
+         return ufgStep(g, x, d, ThresholdedReluD{ufgAttr(op, "alpha", 1.0f)});
        }},
       {"Shrink", [](const Op &op, const V &g, const V &x, const V &d) {
-         return gradStep(g, x, d, ShrinkD{fattr(op, "lambd", 0.5f)});
+         return ufgStep(g, x, d, ShrinkD{ufgAttr(op, "lambd", 0.5f)});
        }},
       {"Gelu", [](const Op &op, const V &g, const V &x, const V &d) {
-         if (op.attr<Attributes::String>("approximate", "none") == "tanh") return gradStep(g, x, d, GeluTanhD{});
-         return gradStep(g, x, d, GeluErfD{});
+         if (op.attr<Attributes::String>("approximate", "none") == "tanh") return ufgStep(g, x, d, GeluTanhD{});
+         return ufgStep(g, x, d, GeluErfD{});
        }},
       {"Scale", [](const Op &op, const V &g, const V &x, const V &d) {
-         return gradStep(g, x, d, ScaleD{op.attr<Attributes::Float>("scale")});
+         return ufgStep(g, x, d, ScaleD{op.attr<Attributes::Float>("scale")});
        }},
   };
   return m;
@@ -170,15 +170,15 @@ public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     const std::string &t = op_p->opid.type;
-    auto it = gradFactories().find(t.substr(0, t.size() - 4));  // strip "Grad"
-    if (it == gradFactories().end()) throw internal_error("no unary gradient kernel for {}", t);
+    auto it = ufgFactories().find(t.substr(0, t.size() - 4));  // strip "Grad"
+    if (it == ufgFactories().end()) throw internal_error("no unary gradient kernel for {}", t);
     prog.add(it->second(*op_p, getInTensor(0), getInTensor(1), getOutTensor(0)));
   }
 };
 
 std::vector<OperatorIdentifier> unaryFnGradIds() {
   std::vector<OperatorIdentifier> ids;
-  for (const auto &kv : gradFactories()) ids.push_back(internalOp(kv.first + "Grad"));
+  for (const auto &kv : ufgFactories()) ids.push_back(internalOp(kv.first + "Grad"));
   return ids;
 }
 

@@ -74,7 +74,7 @@ private:
 };
 
 // cnt[i] += (y[i] == x[i]) with x broadcast by `p` (made against y's shape).
-template <class T> void countTies(const BroadcastPlan &p, const T *y, const T *x, T *cnt) {
+template <class T> void variadicCountTies(const BroadcastPlan &p, const T *y, const T *x, T *cnt) {
   using C = compute_t<T>;
   runBroadcastRows(p, y, x, cnt, [](const T *yr, const T *xr, T *cr, int64_t n, RowMode m) {
     const int64_t sx = m == RowMode::VV ? 1 : 0;
@@ -83,7 +83,7 @@ template <class T> void countTies(const BroadcastPlan &p, const T *y, const T *x
 }
 
 // t[i] = x[i] == y[i] ? dy[i] / cnt[i] : 0 (x broadcast by `p`; dy, y, cnt, t share y's shape).
-template <class T> void shareTies(const BroadcastPlan &p, const T *dy, const T *y, const T *x, const T *cnt, T *t) {
+template <class T> void variadicShareTies(const BroadcastPlan &p, const T *dy, const T *y, const T *x, const T *cnt, T *t) {
   using C = compute_t<T>;
   runBroadcastRows(p, y, x, t, [=](const T *yr, const T *xr, T *tr, int64_t n, RowMode m) {
     const int64_t sx = m == RowMode::VV ? 1 : 0, off = tr - t;
@@ -129,8 +129,8 @@ public:
         }
         T *c = cnt.data<T>();
         std::fill(c, c + cnt.nelms(), T(0.0f));
-        for (size_t j = 0; j < xs.size(); ++j) countTies(plans[j], y.data<T>(), xs[j].data<T>(), c);
-        shareTies(plans[arg], dy.data<T>(), y.data<T>(), xs[arg].data<T>(), static_cast<const T *>(c),
+        for (size_t j = 0; j < xs.size(); ++j) variadicCountTies(plans[j], y.data<T>(), xs[j].data<T>(), c);
+        variadicShareTies(plans[arg], dy.data<T>(), y.data<T>(), xs[arg].data<T>(), static_cast<const T *>(c),
                   full.data<T>());
         if (reduce) sumToShape(sumPlan, static_cast<const T *>(full.data<T>()), dx.data<T>(), dx.nelms());
       });
