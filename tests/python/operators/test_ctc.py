@@ -92,9 +92,11 @@ def test_ctc_loss_infeasible(zero_inf):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def train_grad(logits, targets, in_lens, tgt_lens, reduction, blank=0, zero_inf=False, sample_weights=None):
+def train_grad(logits, targets, in_lens, tgt_lens, reduction, blank=0, zero_inf=False, sample_weights=None,
+               out_type="UNDEFINED"):
     """With sample_weights (reduction NoReduction), the loss is sum_n weights[n] * loss_n."""
-    b, loss = build(None, targets, in_lens, tgt_lens, reduction, blank=blank, weights=logits, zero_inf=zero_inf)
+    b, loss = build(None, targets, in_lens, tgt_lens, reduction, blank=blank, weights=logits, zero_inf=zero_inf,
+                    out_type=out_type)
     if sample_weights is not None:
         c = b.aiOnnx.constant(sample_weights)
         loss = b.aiGraphcore.identityloss([b.aiOnnx.mul([loss, c])], reduction=popart.ReductionType.Sum)
@@ -169,9 +171,11 @@ def test_ctc_gradient_wrt_log_probs():
                                rtol=1e-4, atol=1e-6)
 
 
-def test_ctc_float16_training():
+@pytest.mark.parametrize("out_type", ["UNDEFINED", "FLOAT"])
+def test_ctc_float16_training(out_type):
     logits, _, targets, in_lens, tgt_lens = problem(seed=5)
-    loss, grad = train_grad(logits.astype(np.float16), targets, in_lens, tgt_lens, "Mean")
+    loss, grad = train_grad(logits.astype(np.float16), targets, in_lens, tgt_lens, "Mean", out_type=out_type)
+    assert grad.dtype == np.float16 and loss.dtype == (np.float16 if out_type == "UNDEFINED" else np.float32)
     w = torch.tensor(logits.astype(np.float16).astype(np.float64), requires_grad=True)
     want = torch_loss(torch.log_softmax(w, 2), targets, in_lens, tgt_lens, "Mean")
     want.backward()
