@@ -5,7 +5,8 @@
 // Output 1 holds d loss_n / d lp[t, n, c] = -exp(logsum_{s: l'_s = c} alpha_t(s) beta_t(s) - lp + loss_n);
 // the gradient (CtcGrad) scales it by the incoming loss gradient and the reduction.
 // CtcBeamSearchDecoder (ai.graphcore 1): the topPaths most likely label sequences by prefix beam
-// search: their log-probabilities [N, topPaths], lengths [N, topPaths], labels [N, topPaths, T].
+// search: their log-probabilities [N, topPaths], lengths [N, topPaths], labels [N, topPaths, T] (0 past
+// each length; paths beyond the beams found have log-probability -inf and length 0).
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 

@@ -98,7 +98,8 @@ void EinsumOp::setup() {
 
 std::vector<std::unique_ptr<Op>> EinsumOp::getGradOps() {
   std::vector<std::unique_ptr<Op>> ops;
-  for (InIndex i = 0; i < static_cast<InIndex>(input->n()); ++i) ops.push_back(std::make_unique<EinsumGradOp>(*this, i));
+  for (InIndex i = 0; i < static_cast<InIndex>(input->n()); ++i)
+    ops.push_back(std::make_unique<EinsumGradOp>(*this, i));
   return ops;
 }
 

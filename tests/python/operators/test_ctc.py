@@ -92,8 +92,14 @@ def test_ctc_loss_infeasible(zero_inf):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def train_grad(logits, targets, in_lens, tgt_lens, reduction, blank=0):
-    b, loss = build(None, targets, in_lens, tgt_lens, reduction, blank=blank, weights=logits)
+def train_grad(logits, targets, in_lens, tgt_lens, reduction, blank=0, zero_inf=False, sample_weights=None,
+               out_type="UNDEFINED"):
+    """With sample_weights (reduction NoReduction), the loss is sum_n weights[n] * loss_n."""
+    b, loss = build(None, targets, in_lens, tgt_lens, reduction, blank=blank, weights=logits, zero_inf=zero_inf,
+                    out_type=out_type)
+    if sample_weights is not None:
+        c = b.aiOnnx.constant(sample_weights)
+        loss = b.aiGraphcore.identityloss([b.aiOnnx.mul([loss, c])], reduction=popart.ReductionType.Sum)
     anchor = popart.reservedGradientPrefix() + "logits"
     s = popart.TrainingSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, [anchor, loss]), loss=loss,
                                optimizer=popart.ConstSGD(0.0), deviceInfo=popart.DeviceManager().createCpuDevice())
@@ -114,6 +120,33 @@ def test_ctc_training_gradient(reduction, blank):
     want.backward()
     np.testing.assert_allclose(loss, want.detach().numpy(), rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(grad, w.grad.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_ctc_training_per_sample_weights():
+    """NoReduction: CtcGrad scales each sample's gradient by its own incoming gradient."""
+    logits, _, targets, in_lens, tgt_lens = problem(seed=6)
+    weights = np.array([0.5, -2.0, 1.5, 3.0], np.float32)
+    loss, grad = train_grad(logits, targets, in_lens, tgt_lens, "NoReduction", sample_weights=weights)
+    w = torch.tensor(logits.astype(np.float64), requires_grad=True)
+    want = (torch_loss(torch.log_softmax(w, 2), targets, in_lens, tgt_lens, "NoReduction") *
+            torch.tensor(weights.astype(np.float64))).sum()
+    want.backward()
+    np.testing.assert_allclose(loss, want.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(grad, w.grad.numpy(), rtol=1e-4, atol=1e-6)
+
+
+def test_ctc_training_zero_infinity():
+    """An infeasible sample contributes neither loss nor gradient with zeroInfinity."""
+    logits, _, targets, in_lens, tgt_lens = problem(N=2, seed=7)
+    targets[1, :2] = 1
+    in_lens[1], tgt_lens[1] = 2, 2
+    loss, grad = train_grad(logits, targets, in_lens, tgt_lens, "Mean", zero_inf=True)
+    w = torch.tensor(logits.astype(np.float64), requires_grad=True)
+    want = torch_loss(torch.log_softmax(w, 2), targets, in_lens, tgt_lens, "Mean", zero_inf=True)
+    want.backward()
+    np.testing.assert_allclose(loss, want.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(grad, w.grad.numpy(), rtol=1e-4, atol=1e-6)
+    assert not grad[:, 1].any()
 
 
 def test_ctc_gradient_wrt_log_probs():
@@ -138,9 +171,11 @@ def test_ctc_gradient_wrt_log_probs():
                                rtol=1e-4, atol=1e-6)
 
 
-def test_ctc_float16_training():
+@pytest.mark.parametrize("out_type", ["UNDEFINED", "FLOAT"])
+def test_ctc_float16_training(out_type):
     logits, _, targets, in_lens, tgt_lens = problem(seed=5)
-    loss, grad = train_grad(logits.astype(np.float16), targets, in_lens, tgt_lens, "Mean")
+    loss, grad = train_grad(logits.astype(np.float16), targets, in_lens, tgt_lens, "Mean", out_type=out_type)
+    assert grad.dtype == np.float16 and loss.dtype == (np.float16 if out_type == "UNDEFINED" else np.float32)
     w = torch.tensor(logits.astype(np.float16).astype(np.float64), requires_grad=True)
     want = torch_loss(torch.log_softmax(w, 2), targets, in_lens, tgt_lens, "Mean")
     want.backward()

@@ -231,7 +231,8 @@ public:
   int32_t length(int32_t node) const { return nodes_[node].length; }
   /// Writes the labels of `node`'s prefix to out[0, length).
   void labels(int32_t node, uint32_t *out) const {
-    for (int32_t k = node; k > 0; k = nodes_[k].parent) out[nodes_[k].length - 1] = static_cast<uint32_t>(nodes_[k].label);
+    for (int32_t k = node; k > 0; k = nodes_[k].parent)
+      out[nodes_[k].length - 1] = static_cast<uint32_t>(nodes_[k].label);
   }
 
 private:
@@ -321,5 +322,6 @@ private:
 } // namespace
 static popx::OpxCreator<CtcOpx> POPART_UNIQUE_NAME(ctcOpxCreator_)(graphcoreOp("Ctc"));
 static popx::OpxCreator<CtcGradOpx> POPART_UNIQUE_NAME(ctcOpxCreator_)(internalOp("CtcGrad"));
-static popx::OpxCreator<CtcBeamSearchDecoderOpx> POPART_UNIQUE_NAME(ctcOpxCreator_)(graphcoreOp("CtcBeamSearchDecoder"));
+static popx::OpxCreator<CtcBeamSearchDecoderOpx> POPART_UNIQUE_NAME(ctcOpxCreator_)(
+    graphcoreOp("CtcBeamSearchDecoder"));
 } // namespace popart::cpu

@@ -128,7 +128,8 @@ public:
       xs.push_back(getInTensor(k));
       shapes.push_back(inShape(k));
     }
-    auto plan = std::make_shared<const EinsumPlan>(op.inputLabels(), shapes, op.outputLabels(), outShape(0), op.sizes());
+    auto plan =
+        std::make_shared<const EinsumPlan>(op.inputLabels(), shapes, op.outputLabels(), outShape(0), op.sizes());
     popx::TensorView y = getOutTensor(0);
     if (y.nelms() == 0) return;
     dispatchNumeric(y.dtype(), [&](auto tag) {
