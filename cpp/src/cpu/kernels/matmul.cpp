@@ -284,7 +284,7 @@ memory::desc productDesc(const Shape &batch, int64_t r, int64_t c, bool trans) {
   return memory::desc(d, memory::data_type::f32, st);
 }
 
-bool allOnes(const Shape &s) {
+bool batchAllOnes(const Shape &s) {
   return std::all_of(s.begin(), s.end(), [](int64_t d) { return d == 1; });
 }
 
@@ -295,8 +295,8 @@ bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedPr
   int64_t total = p.batchSize();
   if (total * p.rows * p.inner * p.cols == 0 || p.batch.size() + 2 > DNNL_MAX_NDIMS) return false;
   bool direct = p.batchOut == p.batch;
-  bool fold = !direct && p.transX && !p.transY && p.batchX == p.batch && p.batchY == p.batch && allOnes(p.batchOut);
-  bool flat = direct && !p.transX && allOnes(p.batchY);  // X's batch merges into its rows
+  bool fold = !direct && p.transX && !p.transY && p.batchX == p.batch && p.batchY == p.batch && batchAllOnes(p.batchOut);
+  bool flat = direct && !p.transX && batchAllOnes(p.batchY);  // X's batch merges into its rows
   memory::desc mx, my, md;
   if (fold) {
     mx = productDesc({}, p.rows, total * p.inner, true);
