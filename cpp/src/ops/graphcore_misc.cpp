@@ -1,5 +1,7 @@
 // Small ai.graphcore ops (opset 1):
-//   Nop: y = x (a copy the IR keeps).                 dx = dy.
+//   Nop, AutoLossScaleProxy: y = x (a copy the IR keeps; the proxy marks where
+//     automatic loss scaling would look at gradients).  dx = dy.
+//   UnaryZeroGrad: y = zeros like x (the gradient of ops whose derivative is 0).
 //   Square: y = x * x.                                 dx = 2 x dy.
 //   Zeros (shape, dtype) / ZerosLike(x) / Init (shape, data_type, init_type: 0 = no
 //     init, contents undefined; 1 = zeros): fresh tensors, no gradient.
@@ -9,7 +11,7 @@
 //     one memory layout, so it is a plain copy. dx = dy.
 //   Reshape (graphcore 1): y = x with the explicit `shape` attribute. dx = dy reshaped.
 //   CopyVarUpdate(var, updater): var := updater in place; y aliases var.
-//   ReplicatedAllReduce / ReplicatedReduceScatter / ReplicatedAllGather: with the single
+//   ReplicatedAllReduce(Inplace) / ReplicatedReduceScatter / ReplicatedAllGather: with the single
 //     replica this device runs, the all-reduce is y = x and the reduce-scatter and
 //     all-gather are y = flatten(x) (the one replica's shard is everything), whatever the
 //     collective operator (a builder annotation the importer does not pass to ops). dx = dy reshaped.
@@ -70,7 +72,7 @@ public:
   using Op::Op;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override {
-    if (opid.type == "ZerosLike") {
+    if (opid.type == "ZerosLike" || opid.type == "UnaryZeroGrad") {
       outInfo(0) = inInfo(0);
       return;
     }
@@ -151,7 +153,7 @@ public:
     const int64_t replicas = getIr().getSessionOptions().replicationFactor();
     if (replicas != 1)
       throw error("the CPU device runs a single replica, but replicatedGraphCount is {}", replicas);
-    if (opid.type == "ReplicatedAllReduce") outInfo(0) = inInfo(0);
+    if (opid.type.rfind("ReplicatedAllReduce", 0) == 0) outInfo(0) = inInfo(0);
     else outInfo(0) = TensorInfo(inInfo(0).dataType(), {inInfo(0).nelms()});
   }
   std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ReshapeGradOp>(*this); }
@@ -188,6 +190,8 @@ public:
 } // namespace
 POPART_REGISTER_OP(CopyLikeOp, graphcoreOp("Nop"), shapeutil::copyableTypes());
 POPART_REGISTER_OP(CopyLikeOp, graphcoreOp("TensorRemap"), shapeutil::copyableTypes());
+POPART_REGISTER_OP(CopyLikeOp, graphcoreOp("AutoLossScaleProxy"), floatTypes());
+POPART_REGISTER_OP(FreshTensorOp, graphcoreOp("UnaryZeroGrad"), allTypes());
 POPART_REGISTER_OP(SquareOp, graphcoreOp("Square"), numericTypes());
 POPART_REGISTER_OP(SquareGradOp, internalOp("SquareGrad"));
 POPART_REGISTER_OP(IncrementModOp, graphcoreOp("IncrementMod"), numericTypes());
@@ -197,6 +201,7 @@ POPART_REGISTER_OP(FreshTensorOp, graphcoreOp("Init"));
 POPART_REGISTER_OP(GraphcoreReshapeOp, graphcoreOp("Reshape"), shapeutil::copyableTypes());
 POPART_REGISTER_OP(CopyVarUpdateOp, graphcoreOp("CopyVarUpdate"), shapeutil::copyableTypes());
 POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedAllReduce"), numericTypes());
+POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedAllReduceInplace"), numericTypes());
 POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedReduceScatter"), numericTypes());
 POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedAllGather"), numericTypes());
 POPART_REGISTER_OP(PrintTensorOp, graphcoreOp("PrintTensor"), allTypes());
