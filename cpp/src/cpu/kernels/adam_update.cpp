@@ -1,6 +1,7 @@
 // Adam family update, hyper = [gradScale, lr, wd, b1, b2, eps, mwn, ls], state = m, v[, t]:
 //   g~ = g*gradScale (+ wd*w, L2); m' = b1*m + (1-b1)*g~; v' = b2*v + (1-b2)*g~^2 (AdaMax: max(b2*v, |g~|))
-//   u = m'/c1 / (sqrt(v'/c2) + eps) (AdaMax: m'/c1 / (v' + eps)) (+ wd*w, Decay); Lamb scales lr by min(|w|,mwn)/|u|.
+//   u = m'/c1 / (sqrt(v'/c2) + eps) (+ wd*w, Decay), AdaMax included, as the spec's formula has it
+//   (torch's Adamax divides by v' + eps instead); Lamb scales lr by min(|w|,mwn)/|u|.
 #include "popart/adam.hpp"
 #include "varupdate_util.hpp"
 #include <cmath>
@@ -22,7 +23,7 @@ template <class C> struct AdamStep {
   }
   C update(C w, C m, C v) const {
     C mt = m / (s1 * c1);
-    C u = adamax ? mt / (v / s2 + eps) : mt / (std::sqrt(v / (s2 * c2)) + eps);
+    C u = mt / (std::sqrt(v / (s2 * c2)) + eps);
     return l2 ? u : u + wd * w;
   }
 };
