@@ -8,10 +8,13 @@
 // reorders from/to the plain buffers at each run (weights change between runs); plain loops otherwise.
 #include "conv_loops.hpp"
 #include "popart/cpu/kernel.hpp"
+#include "popart/error.hpp"
 #include <algorithm>
 #include "ops/conv_attributes.hpp"
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
+#include "cpu/dnnl/tensor_layout.hpp"
+#include "popart/tensor.hpp"
 #endif
 
 namespace popart::cpu {
@@ -108,9 +111,10 @@ struct ConvDnnl {
 };
 
 /// Forward convolution y = relu?(conv(x, w) + b + z?) (b, z may be empty): the sum post-op adds what the
-/// destination holds, so z is copied (reordered) into it first.
+/// destination holds, so z is copied (reordered) into it first. y stays in the primitive's layout when
+/// tensor `yt` may hold it (then published), else it is reordered to plain.
 void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, memory w, memory b, memory z,
-                 memory y) {
+                 memory y, const Tensor *yt) {
   dnnl::post_ops ops;
   if (z) ops.append_sum();
   if (relu) ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
@@ -119,12 +123,15 @@ void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, 
   auto pd = ConvDnnl(cs).forward(dnnl::prop_kind::forward_inference, bool(b), cs.m(), attr);
   PrimitiveStep::Args args{{DNNL_ARG_SRC, step.inputAs(x, pd.src_desc())},
                            {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())}};
+  if (yt && tensor_layout::storable(*yt, pd.dst_desc()) == pd.dst_desc())
+    y = dnnl_ctx::wrap(pd.dst_desc(), y.get_data_handle());
   memory out = step.outputAs(y, pd.dst_desc());
   if (z) step.add(dnnl::reorder(z, out), {{DNNL_ARG_FROM, z}, {DNNL_ARG_TO, out}});
   args[DNNL_ARG_DST] = out;
   if (b) args[DNNL_ARG_BIAS] = b;
   step.add(dnnl::convolution_forward(pd), std::move(args));
   step.finishOutput(out, y);
+  if (yt) tensor_layout::publish(*yt, y.get_desc());
 }
 
 /// Appends the backward pass's primitive over plain memories x, w, y; throws dnnl::error.
@@ -179,20 +186,29 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
   auto view = [&](int i, bool isOut) { return (isOut ? st.out(opx, i) : st.in(opx, i)).raw(); };
   auto wDims = ConvDnnl(cs).w;
   Shape wGrouped(wDims.begin(), wDims.end());
-  auto x = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cs.x), view(r.x, r.xOut()));
+  // Conv/ConvFused read X and Z in the layout their producer left them in, and may leave Y in theirs.
+  const Op &op = *opx.op_p;
+  bool chained = (op.opid.type == "Conv" || op.opid.type == "ConvFused") && op.inInfo(0).dataType() == DataType::FLOAT;
+  auto layout = [&](int i, const Shape &s) {
+    return chained ? tensor_layout::layoutOf(*op.inTensor(i)) : dnnl_ctx::plainDesc(s);
+  };
+  auto x = dnnl_ctx::wrap(r.xOut() ? dnnl_ctx::plainDesc(cs.x) : layout(r.x, cs.x), view(r.x, r.xOut()));
   auto w = dnnl_ctx::wrap(dnnl_ctx::plainDesc(wGrouped), view(r.w, r.wOut()));
   auto y = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cs.y), view(r.y, r.yOut()));
   memory b, z;
   if (r.bias >= 0 && opx.hasInput(r.bias)) b = dnnl_ctx::plainMemory({r.xOut() ? cs.c() : cs.m()}, view(r.bias, false));
-  if (r.addend >= 0 && opx.hasInput(r.addend)) z = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cs.y), view(r.addend, false));
+  if (r.addend >= 0 && opx.hasInput(r.addend)) z = dnnl_ctx::wrap(layout(r.addend, cs.y), view(r.addend, false));
   try {
     if (opx.op_p->opid.type == "ConvTranspose")
       growDeconv(*step, cs, w, b, y, x);
     else if (r.pass == ConvPass::Forward)
-      growForward(*step, cs, r.relu, x, w, b, z, y);
+      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr);
     else
       growBackward(*step, cs, r.pass, x, w, y);
   } catch (const dnnl::error &) {
+    if (chained && (!(x.get_desc() == dnnl_ctx::plainDesc(cs.x)) || (z && !(z.get_desc() == y.get_desc()))))
+      throw internal_error("{}: oneDNN rejected a convolution whose input is in a oneDNN layout",
+                           op.debugName());
     return false;
   }
   addStep(prog, step, opx);
@@ -206,6 +222,10 @@ public:
   void grow(popx::Sequence &prog) const override {
     if (op_p->opid.type != "MultiConv") {
       auto r = convRoles(op_p->opid.type);
+#ifdef POPART_WITH_DNNL
+      if (r.pass == ConvPass::Forward && op_p->opid.type != "ConvTransposeDataGrad")
+        tensor_layout::publish(*op_p->outTensor(0), {});  // plain unless growForward keeps a oneDNN layout
+#endif
       r.relu = op_p->attr<Attributes::Int>("relu", 0) != 0;
       return growConv(prog, r);
     }
