@@ -5,7 +5,8 @@
 // ConvFused: forward, then + Z (input 3) and ReLU (attribute relu) as oneDNN sum/eltwise post-ops.
 // ConvFlipWeights: W [M, C/G, k...] -> [C, M/G, k...], channels swapped per group, spatial dims flipped.
 // oneDNN (FLOAT/FLOAT16 staged in float) builds the primitive once in grow() in the layouts it prefers, with
-// reorders from/to the plain buffers at each run (weights change between runs); plain loops otherwise.
+// reorders from/to the plain buffers at each run (weights change between runs), except that Conv/ConvFused
+// activations may arrive in and stay in oneDNN layouts (cpu/dnnl/tensor_layout.hpp); plain loops otherwise.
 #include "conv_loops.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "popart/error.hpp"

@@ -1,5 +1,6 @@
 // MaxPool / AveragePool: oneDNN pooling for FLOAT/FLOAT16 (FLOAT16 staged in float), plain loops for other
-// types, for MaxPool's Indices output and for count_include_pad windows stretched by ceil_mode.
+// types, for MaxPool's Indices output and for count_include_pad windows stretched by ceil_mode. The forward
+// reads and may leave FLOAT activations in oneDNN layouts shared with convolutions (cpu/dnnl/tensor_layout.hpp).
 // Y = max (or sum / count) of x[o * s - padBegin + t * d] over taps t; GlobalAverage/MaxPool: over all of x[n, c].
 // Gradients (inputs dY, X): oneDNN pooling backward; max pooling first reruns a training-mode forward into a
 // per-thread workspace (the argmax record); the loops route dY to the window's first maximum or spread dY / count.
