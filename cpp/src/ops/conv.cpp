@@ -5,6 +5,7 @@
 // ConvFlipWeights (ai.graphcore 1, attribute group G): W [M, C/G, k...] -> [C, M/G, k...] with
 // Y[g*C/G + c, m, k] = W[g*M/G + m, c, K-1-k], the weights of the data-gradient convolution; it is its own
 // inverse, so its gradient (ConvFlipWeightsGrad) is the same transform of dY.
+// ConvFused (internal, inference only): Y = relu?(Conv(X, W, B) + Z?), see patterns/conv_fusion.cpp.
 #include "conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -80,6 +81,28 @@ WindowGeometry windowGeometry(const Op &op, const Shape &inSpatial, const Shape 
 
 namespace {
 
+/// Output of Conv-like `op` (X 0, W 1, optional B 2, Conv's attributes), checking the inputs.
+TensorInfo convOutInfo(const Op &op) {
+  const auto &x = op.inInfo(0), &w = op.inInfo(1);
+  if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
+  if (w.rank() != x.rank()) throw error("Conv weights W {} must have the rank of X {}", w.shape(), x.shape());
+  if (w.dataType() != x.dataType()) throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
+  int64_t group = op.attr<Attributes::Int>("group", 1), m = w.dim(0);
+  if (group < 1 || x.dim(1) % group != 0 || m % group != 0 || x.dim(1) / group != w.dim(1))
+    throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1),
+                w.shape());
+  if (op.hasInput(2) && op.inInfo(2).shape() != Shape{m})
+    throw error("bias B {} must have shape [{}]", op.inInfo(2).shape(), m);
+  Shape kernel(w.shape().begin() + 2, w.shape().end());
+  if (op.attributes().hasAttribute("kernel_shape") && op.attr<Attributes::Ints>("kernel_shape") != kernel)
+    throw error("attribute kernel_shape {} differs from the weights' spatial shape {}",
+                op.attr<Attributes::Ints>("kernel_shape"), kernel);
+  auto g = windowGeometry(op, Shape(x.shape().begin() + 2, x.shape().end()), kernel);
+  Shape out{x.dim(0), m};
+  out.insert(out.end(), g.out.begin(), g.out.end());
+  return TensorInfo(x.dataType(), out);
+}
+
 class ConvGradOp final : public Op {
 public:
   ConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt, int out)
@@ -117,26 +140,19 @@ public:
     if (hasInput(2)) v.push_back(makeConvGradOp("ConvBiasGrad", *this, g, -1, 2));
     return v;
   }
+  void setup() override { outInfo(0) = convOutInfo(*this); }
+};
+
+/// Conv with its Relu/Add consumers folded in (made by the ConvFusion pattern): Conv's inputs and
+/// attributes, plus "relu" (0/1) and an optional addend Z (input 3) of Y's shape.
+class ConvFusedOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override {
-    const auto &x = inInfo(0), &w = inInfo(1);
-    if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
-    if (w.rank() != x.rank()) throw error("Conv weights W {} must have the rank of X {}", w.shape(), x.shape());
-    if (w.dataType() != x.dataType())
-      throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
-    int64_t group = attr<Attributes::Int>("group", 1), m = w.dim(0);
-    if (group < 1 || x.dim(1) % group != 0 || m % group != 0 || x.dim(1) / group != w.dim(1))
-      throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1),
-                  w.shape());
-    if (hasInput(2) && inInfo(2).shape() != Shape{m})
-      throw error("bias B {} must have shape [{}]", inInfo(2).shape(), m);
-    Shape kernel(w.shape().begin() + 2, w.shape().end());
-    if (attributes().hasAttribute("kernel_shape") && attr<Attributes::Ints>("kernel_shape") != kernel)
-      throw error("attribute kernel_shape {} differs from the weights' spatial shape {}",
-                  attr<Attributes::Ints>("kernel_shape"), kernel);
-    auto g = windowGeometry(*this, Shape(x.shape().begin() + 2, x.shape().end()), kernel);
-    Shape out{x.dim(0), m};
-    out.insert(out.end(), g.out.begin(), g.out.end());
-    outInfo(0) = TensorInfo(x.dataType(), out);
+    outInfo(0) = convOutInfo(*this);
+    if (hasInput(3) && inInfo(3) != outInfo(0))
+      throw error("addend Z {} must match the convolution output {}", inInfo(3).toString(), outInfo(0).toString());
   }
 };
 
@@ -186,7 +202,15 @@ std::unique_ptr<Op> makeConvGradOp(const std::string &type, const Op &fwd, const
   return std::make_unique<ConvGradOp>(type, fwd, g, other, wrt, out);
 }
 
+std::unique_ptr<Op> makeConvFusedOp(const Op &conv, bool relu) {
+  auto op = std::make_unique<ConvFusedOp>(internalOp("ConvFused"), conv.settings);
+  op->attributes() = conv.attributes();
+  op->attributes().setAttribute("relu", Attributes::Int(relu));
+  return op;
+}
+
 POPART_REGISTER_OP(ConvOp, onnxOp("Conv", {1, 11}), floatTypes());
+POPART_REGISTER_OP(ConvFusedOp, internalOp("ConvFused"));
 POPART_REGISTER_OP(ConvFlipWeightsOp, graphcoreOp("ConvFlipWeights", {1}), floatTypes());
 POPART_REGISTER_OP(ConvFlipWeightsGradOp, internalOp("ConvFlipWeightsGrad"));
 POPART_REGISTER_OP(ConvGradOp, internalOp("ConvDataGrad"));

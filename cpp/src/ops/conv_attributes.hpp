@@ -51,4 +51,8 @@ WindowGeometry multiConvGeometry(const Op &op, int conv);
 std::unique_ptr<Op> makeConvGradOp(const std::string &type, const Op &fwd, const WindowGeometry &g, int other, int wrt,
                                    int out = 0);
 
+/// ConvFused op (internal, no gradient) with Conv `conv`'s settings and attributes and a final Relu when `relu`;
+/// inputs as Conv's (X 0, W 1, optional B 2) plus an optional addend Z (3) of the output's shape.
+std::unique_ptr<Op> makeConvFusedOp(const Op &conv, bool relu);
+
 } // namespace popart

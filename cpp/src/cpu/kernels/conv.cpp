@@ -2,15 +2,20 @@
 //   forward  (Conv, MultiConv: one per conv, ConvTransposeDataGrad)   Y from X, W (+ B)
 //   data     (ConvDataGrad, ConvTranspose with + B)    dX from dY, W
 //   weights  (ConvWeightsGrad, ConvTransposeWeightsGrad) dW from dY, X;   ConvBiasGrad: dB[m] = sum_{n, o} dY[n, m, o];
+// ConvFused: forward, then + Z (input 3) and ReLU (attribute relu) as oneDNN sum/eltwise post-ops.
 // ConvFlipWeights: W [M, C/G, k...] -> [C, M/G, k...], channels swapped per group, spatial dims flipped.
 // oneDNN (FLOAT/FLOAT16 staged in float) builds the primitive once in grow() in the layouts it prefers, with
-// reorders from/to the plain buffers at each run (weights change between runs); plain loops otherwise.
+// reorders from/to the plain buffers at each run (weights change between runs), except that Conv/ConvFused
+// activations may arrive in and stay in oneDNN layouts (cpu/dnnl/tensor_layout.hpp); plain loops otherwise.
 #include "conv_loops.hpp"
 #include "popart/cpu/kernel.hpp"
+#include "popart/error.hpp"
 #include <algorithm>
 #include "ops/conv_attributes.hpp"
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
+#include "cpu/dnnl/tensor_layout.hpp"
+#include "popart/tensor.hpp"
 #endif
 
 namespace popart::cpu {
@@ -22,6 +27,8 @@ enum class ConvPass { Forward, Data, Weights };
 struct ConvRoles {
   ConvPass pass;
   int x, w, y, bias, conv = 0;  // conv: MultiConv's convolution
+  int addend = -1;              // ConvFused: Z added to the forward result
+  bool relu = false;            // ConvFused: max(0, .) applied last
   bool xOut() const { return pass == ConvPass::Data; }
   bool wOut() const { return pass == ConvPass::Weights; }
   bool yOut() const { return pass == ConvPass::Forward; }
@@ -29,6 +36,7 @@ struct ConvRoles {
 
 ConvRoles convRoles(const std::string &type) {
   if (type == "Conv") return {ConvPass::Forward, 0, 1, 0, 2};
+  if (type == "ConvFused") return {ConvPass::Forward, 0, 1, 0, 2, 0, 3};
   if (type == "ConvTransposeDataGrad") return {ConvPass::Forward, 0, 1, 0, -1};
   if (type == "ConvDataGrad") return {ConvPass::Data, 0, 1, 0, -1};
   if (type == "ConvTranspose") return {ConvPass::Data, 0, 1, 0, 2};
@@ -49,6 +57,16 @@ ConvShape convShape(const popx::Opx &opx, const ConvRoles &r) {
   else
     cs.g = windowGeometry(op, Shape(cs.x.begin() + 2, cs.x.end()), kernel);
   return cs;
+}
+
+/// ConvFused without oneDNN: y = relu?(y + z?) over `n` elements (z may be null).
+template <class T> void addRelu(T *y, const T *z, bool relu, int64_t n) {
+  popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) {
+      compute_t<T> v = compute_t<T>(y[i]) + (z ? compute_t<T>(z[i]) : 0);
+      y[i] = static_cast<T>(relu && v < 0 ? 0 : v);
+    }
+  }, 4096);
 }
 
 #ifdef POPART_WITH_DNNL
@@ -72,12 +90,13 @@ struct ConvDnnl {
     pr.assign(g.padsEnd.begin(), g.padsEnd.end());
     for (auto d : g.dilations) dil.push_back(d - 1);  // oneDNN counts the gaps
   }
-  dnnl::convolution_forward::primitive_desc forward(dnnl::prop_kind kind, bool bias, int64_t m) const {
+  dnnl::convolution_forward::primitive_desc forward(dnnl::prop_kind kind, bool bias, int64_t m,
+                                                    const dnnl::primitive_attr &attr = {}) const {
     auto algo = dnnl::algorithm::convolution_direct;
     if (bias)
       return {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), dnnl_ctx::plainDesc({m}), convAnyDesc(y),
-              strides, dil, pl, pr};
-    return {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), convAnyDesc(y), strides, dil, pl, pr};
+              strides, dil, pl, pr, attr};
+    return {dnnl_ctx::engine(), kind, algo, convAnyDesc(x), convAnyDesc(w), convAnyDesc(y), strides, dil, pl, pr, attr};
   }
   /// ConvTranspose's W [M, C/G, k...] as oneDNN deconvolution weights [G, C/G, M/G, k...] (strided view).
   memory::desc deconvWeights(const ConvShape &cs) const {
@@ -92,21 +111,37 @@ struct ConvDnnl {
   }
 };
 
-/// Appends the pass's primitive over plain memories x, w, y (bias b may be empty); throws dnnl::error.
-void growPass(PrimitiveStep &step, const ConvShape &cs, ConvPass pass, memory x, memory w, memory b, memory y) {
+/// Forward convolution y = relu?(conv(x, w) + b + z?) (b, z may be empty): the sum post-op adds what the
+/// destination holds, so z is copied (reordered) into it first. y stays in the primitive's layout when
+/// tensor `yt` may hold it (then published), else it is reordered to plain.
+void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, memory w, memory b, memory z,
+                 memory y, const Tensor *yt) {
+  dnnl::post_ops ops;
+  if (z) ops.append_sum();
+  if (relu) ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  auto pd = ConvDnnl(cs).forward(dnnl::prop_kind::forward_inference, bool(b), cs.m(), attr);
+  PrimitiveStep::Args args{{DNNL_ARG_SRC, step.inputAs(x, pd.src_desc())},
+                           {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())}};
+  if (yt && tensor_layout::storable(*yt, pd.dst_desc()) == pd.dst_desc())
+    y = dnnl_ctx::wrap(pd.dst_desc(), y.get_data_handle());
+  memory out = step.outputAs(y, pd.dst_desc());
+  if (z) step.add(dnnl::reorder(z, out), {{DNNL_ARG_FROM, z}, {DNNL_ARG_TO, out}});
+  args[DNNL_ARG_DST] = out;
+  if (b) args[DNNL_ARG_BIAS] = b;
+  step.add(dnnl::convolution_forward(pd), std::move(args));
+  step.finishOutput(out, y);
+  if (yt) tensor_layout::publish(*yt, y.get_desc());
+}
+
+/// Appends the backward pass's primitive over plain memories x, w, y; throws dnnl::error.
+void growBackward(PrimitiveStep &step, const ConvShape &cs, ConvPass pass, memory x, memory w, memory y) {
   ConvDnnl d(cs);
   auto algo = dnnl::algorithm::convolution_direct;
   auto &eng = dnnl_ctx::engine();
   memory out;
   PrimitiveStep::Args args;
-  if (pass == ConvPass::Forward) {
-    auto pd = d.forward(dnnl::prop_kind::forward_inference, bool(b), cs.m());
-    args = {{DNNL_ARG_SRC, step.inputAs(x, pd.src_desc())}, {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())},
-            {DNNL_ARG_DST, out = step.outputAs(y, pd.dst_desc())}};
-    if (b) args[DNNL_ARG_BIAS] = b;
-    step.add(dnnl::convolution_forward(pd), std::move(args));
-    return step.finishOutput(out, y);
-  }
   auto hint = d.forward(dnnl::prop_kind::forward_training, false, cs.m());
   if (pass == ConvPass::Data) {
     dnnl::convolution_backward_data::primitive_desc pd(eng, algo, convAnyDesc(d.x), convAnyDesc(d.w), convAnyDesc(d.y),
@@ -152,17 +187,29 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
   auto view = [&](int i, bool isOut) { return (isOut ? st.out(opx, i) : st.in(opx, i)).raw(); };
   auto wDims = ConvDnnl(cs).w;
   Shape wGrouped(wDims.begin(), wDims.end());
-  auto x = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cs.x), view(r.x, r.xOut()));
+  // Conv/ConvFused read X and Z in the layout their producer left them in, and may leave Y in theirs.
+  const Op &op = *opx.op_p;
+  bool chained = (op.opid.type == "Conv" || op.opid.type == "ConvFused") && op.inInfo(0).dataType() == DataType::FLOAT;
+  auto layout = [&](int i, const Shape &s) {
+    return chained ? tensor_layout::layoutOf(*op.inTensor(i)) : dnnl_ctx::plainDesc(s);
+  };
+  auto x = dnnl_ctx::wrap(r.xOut() ? dnnl_ctx::plainDesc(cs.x) : layout(r.x, cs.x), view(r.x, r.xOut()));
   auto w = dnnl_ctx::wrap(dnnl_ctx::plainDesc(wGrouped), view(r.w, r.wOut()));
   auto y = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cs.y), view(r.y, r.yOut()));
-  memory b;
+  memory b, z;
   if (r.bias >= 0 && opx.hasInput(r.bias)) b = dnnl_ctx::plainMemory({r.xOut() ? cs.c() : cs.m()}, view(r.bias, false));
+  if (r.addend >= 0 && opx.hasInput(r.addend)) z = dnnl_ctx::wrap(layout(r.addend, cs.y), view(r.addend, false));
   try {
     if (opx.op_p->opid.type == "ConvTranspose")
       growDeconv(*step, cs, w, b, y, x);
+    else if (r.pass == ConvPass::Forward)
+      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr);
     else
-      growPass(*step, cs, r.pass, x, w, b, y);
+      growBackward(*step, cs, r.pass, x, w, y);
   } catch (const dnnl::error &) {
+    if (chained && (!(x.get_desc() == dnnl_ctx::plainDesc(cs.x)) || (z && !(z.get_desc() == y.get_desc()))))
+      throw internal_error("{}: oneDNN rejected a convolution whose input is in a oneDNN layout",
+                           op.debugName());
     return false;
   }
   addStep(prog, step, opx);
@@ -174,7 +221,15 @@ class ConvOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    if (op_p->opid.type != "MultiConv") return growConv(prog, convRoles(op_p->opid.type));
+    if (op_p->opid.type != "MultiConv") {
+      auto r = convRoles(op_p->opid.type);
+#ifdef POPART_WITH_DNNL
+      if (r.pass == ConvPass::Forward && op_p->opid.type != "ConvTransposeDataGrad")
+        tensor_layout::publish(*op_p->outTensor(0), {});  // plain unless growForward keeps a oneDNN layout
+#endif
+      r.relu = op_p->attr<Attributes::Int>("relu", 0) != 0;
+      return growConv(prog, r);
+    }
     for (int i = 0; i < op_p->output->n(); ++i) growConv(prog, {ConvPass::Forward, 3 * i, 3 * i + 1, i, 3 * i + 2, i});
   }
 
@@ -190,13 +245,16 @@ private:
     auto ptr = [&](int i, bool isOut) -> void * { return isOut ? getOutTensor(i).raw() : getInTensor(i).raw(); };
     void *x = ptr(r.x, r.xOut()), *w = ptr(r.w, r.wOut()), *y = ptr(r.y, r.yOut());
     const void *b = r.bias >= 0 && hasInput(r.bias) ? getInTensor(r.bias).raw() : nullptr;
+    const void *z = r.addend >= 0 && hasInput(r.addend) ? getInTensor(r.addend).raw() : nullptr;
     prog.add([=] {
       dispatchFloat(type, [&](auto tag) {
         using T = decltype(tag);
         ConvLoops<T> loops(cs);
-        if (r.pass == ConvPass::Forward)
+        if (r.pass == ConvPass::Forward) {
           loops.forward(static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b),
                         static_cast<T *>(y));
+          if (z || r.relu) addRelu(static_cast<T *>(y), static_cast<const T *>(z), r.relu, cs.nelmsY());
+        }
         else if (r.pass == ConvPass::Data)
           loops.data(static_cast<const T *>(y), static_cast<const T *>(w), static_cast<const T *>(b),
                      static_cast<T *>(x));
@@ -247,7 +305,7 @@ void convFlipWeights(KernelContext &ctx) {
 }
 
 } // namespace
-static popx::OpxCreator<ConvOpx> convOpxCreator({onnxOp("Conv"), onnxOp("ConvTranspose"), graphcoreOp("MultiConv"),
+static popx::OpxCreator<ConvOpx> convOpxCreator({onnxOp("Conv"), internalOp("ConvFused"), onnxOp("ConvTranspose"), graphcoreOp("MultiConv"),
                                                  internalOp("ConvDataGrad"),
                                                  internalOp("ConvWeightsGrad"), internalOp("ConvTransposeDataGrad"),
                                                  internalOp("ConvTransposeWeightsGrad")});

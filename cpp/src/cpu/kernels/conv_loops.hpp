@@ -17,6 +17,11 @@ struct ConvShape {
   int64_t n() const { return x[0]; }
   int64_t c() const { return x[1]; }
   int64_t m() const { return y[1]; }
+  int64_t nelmsY() const {
+    int64_t k = 1;
+    for (auto d : y) k *= d;
+    return k;
+  }
 };
 
 template <class T> struct ConvLoops {

@@ -1,5 +1,6 @@
 // MaxPool / AveragePool: oneDNN pooling for FLOAT/FLOAT16 (FLOAT16 staged in float), plain loops for other
-// types, for MaxPool's Indices output and for count_include_pad windows stretched by ceil_mode.
+// types, for MaxPool's Indices output and for count_include_pad windows stretched by ceil_mode. The forward
+// reads and may leave FLOAT activations in oneDNN layouts shared with convolutions (cpu/dnnl/tensor_layout.hpp).
 // Y = max (or sum / count) of x[o * s - padBegin + t * d] over taps t; GlobalAverage/MaxPool: over all of x[n, c].
 // Gradients (inputs dY, X): oneDNN pooling backward; max pooling first reruns a training-mode forward into a
 // per-thread workspace (the argmax record); the loops route dY to the window's first maximum or spread dY / count.
@@ -9,8 +10,12 @@
 #include "window_util.hpp"
 #include <algorithm>
 #include <limits>
+#include <string>
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
+#include "cpu/dnnl/tensor_layout.hpp"
+#include "popart/error.hpp"
+#include "popart/tensor.hpp"
 #endif
 
 namespace popart::cpu {
@@ -143,20 +148,40 @@ struct PoolDnnl {
   }
 };
 
+/// Forward pooling; FLOAT inputs come in the layout their producer left them in (tensor_layout.hpp), and the
+/// output keeps the primitive's layout when its readers accept it.
 bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
   PoolDnnl p(ps);
   if (!p.ok) return false;
-  auto xd = dnnl_ctx::plainDesc(opx.inShape(0)), yd = dnnl_ctx::plainDesc(opx.outShape(0));
+  const Tensor &xt = *opx.op_p->inTensor(0), &yt = *opx.op_p->outTensor(0);
+  auto plainX = dnnl_ctx::plainDesc(opx.inShape(0)), plainY = dnnl_ctx::plainDesc(opx.outShape(0));
+  auto xd = tensor_layout::layoutOf(xt);
+  auto anyY = dnnl::memory::desc(dnnl_ctx::dims(opx.outShape(0)), dnnl::memory::data_type::f32,
+                                 dnnl::memory::format_tag::any);
   dnnl::pooling_forward::primitive_desc pd;
-  try {
-    pd = p.forward(dnnl::prop_kind::forward_inference, xd, yd);
-  } catch (const dnnl::error &) {
+  auto make = [&](const dnnl::memory::desc &x) {
+    try {
+      pd = p.forward(dnnl::prop_kind::forward_inference, x, anyY);
+      return true;
+    } catch (const dnnl::error &) {
+      return false;
+    }
+  };
+  // A oneDNN layout without a fast kernel (reference implementation) is reordered to plain first.
+  bool fast = make(xd) && std::string(pd.impl_info_str()).rfind("ref", 0) != 0;
+  if (!fast && !make(plainX)) {
+    if (!(xd == plainX)) throw internal_error("{}: oneDNN rejected pooling over a oneDNN layout", opx.op_p->debugName());
     return false;
   }
   auto step = std::make_shared<PrimitiveStep>();
   auto x = step->staging.in(opx, 0), y = step->staging.out(opx, 0);
-  step->add(dnnl::pooling_forward(pd),
-            {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, x.raw())}, {DNNL_ARG_DST, dnnl_ctx::wrap(yd, y.raw())}});
+  auto ymem = dnnl_ctx::wrap(plainY, y.raw());
+  if (tensor_layout::storable(yt, pd.dst_desc()) == pd.dst_desc()) ymem = dnnl_ctx::wrap(pd.dst_desc(), y.raw());
+  auto src = step->inputAs(dnnl_ctx::wrap(xd, x.raw()), pd.src_desc());
+  auto dst = step->outputAs(ymem, pd.dst_desc());
+  step->add(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  step->finishOutput(dst, ymem);
+  tensor_layout::publish(yt, ymem.get_desc());
   addStep(prog, step, opx);
   return true;
 }
@@ -198,6 +223,7 @@ public:
     auto type = inInfo(0).dataType();
     bool indices = hasOutput(1);
 #ifdef POPART_WITH_DNNL
+    tensor_layout::publish(*op_p->outTensor(0), {});  // plain unless growPoolDnnl keeps a oneDNN layout
     if (dnnl_ctx::usesDnnl(type) && !indices && outInfo(0).nelms() > 0 && growPoolDnnl(prog, *this, ps)) return;
 #endif
     const void *x = getInTensor(0).raw();

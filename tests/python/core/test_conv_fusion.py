@@ -1,0 +1,145 @@
+"""ConvFusion pattern: Conv(+Add)(+Relu) chains become one ConvFused op in inference sessions."""
+import json
+
+import numpy as np
+import onnx
+import onnx.helper as oh
+import pytest
+import torch
+
+import popart
+
+TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float16: onnx.TensorProto.FLOAT16, np.float64: onnx.TensorProto.DOUBLE}
+TOL = {np.float32: (1e-4, 1e-4), np.float16: (1e-2, 2e-2), np.float64: (1e-10, 1e-10)}
+
+
+def conv_model(dtype, chain, x_shape, w, b, z_shape, anchors=("y",), pads=(1, 1, 1, 1)):
+    """x -> Conv(w, b) -> chain ("relu", "add", "radd": Z + conv, "add_relu") -> y; returns (model, y shape)."""
+    t = TYPES[dtype]
+    inits = [onnx.numpy_helper.from_array(w, "w")]
+    conv_in = ["x", "w"]
+    if b is not None:
+        inits.append(onnx.numpy_helper.from_array(b, "b"))
+        conv_in.append("b")
+    nodes = [oh.make_node("Conv", conv_in, ["c"], pads=list(pads))]
+    inputs = [oh.make_tensor_value_info("x", t, list(x_shape))]
+    if "add" in chain:
+        inputs.append(oh.make_tensor_value_info("z", t, list(z_shape)))
+        nodes.append(oh.make_node("Add", ["z", "c"] if chain == "radd" else ["c", "z"], ["s"]))
+    last = "s" if "add" in chain else "c"
+    if chain in ("relu", "add_relu"):
+        nodes.append(oh.make_node("Relu", [last], ["r"]))
+        last = "r"
+    nodes.append(oh.make_node("Identity", [last], ["y"]))
+    outs = [oh.make_tensor_value_info(a, t, None) for a in anchors]
+    graph = oh.make_graph(nodes, "g", inputs, outs, initializer=inits)
+    return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11)]).SerializeToString()
+
+
+def run(model, feeds, anchors, patterns):
+    s = popart.InferenceSession(model, popart.DataFlow(1, list(anchors)), popart.DeviceManager().createCpuDevice(),
+                                patterns=patterns)
+    s.prepareDevice()
+    out = s.initAnchorArrays()
+    s.run(popart.PyStepIO(feeds, out))
+    types = [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    return out, types
+
+
+def reference(chain, x, w, b, z):
+    t = lambda a: torch.from_numpy(a.astype(np.float64))
+    y = torch.nn.functional.conv2d(t(x), t(w), None if b is None else t(b), padding=1)
+    if "add" in chain:
+        y = y + t(z)
+    if "relu" in chain:
+        y = torch.relu(y)
+    return y.numpy()
+
+
+def no_fusion():
+    p = popart.Patterns()
+    p.enablePattern("ConvFusion", False)
+    return p
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("chain", ["relu", "add", "radd", "add_relu"])
+@pytest.mark.parametrize("bias", [True, False])
+def test_fused_matches_reference_and_unfused(dtype, chain, bias):
+    rs = np.random.RandomState(0)
+    x = rs.randn(2, 5, 9, 8).astype(dtype)
+    w = (rs.randn(16, 5, 3, 3) * 0.3).astype(dtype)
+    b = rs.randn(16).astype(dtype) if bias else None
+    z = rs.randn(2, 16, 9, 8).astype(dtype)
+    feeds = {"x": x, "z": z} if "add" in chain else {"x": x}
+    model = conv_model(dtype, chain, x.shape, w, b, z.shape)
+    fused, types = run(model, feeds, ["y"], popart.Patterns())
+    assert "ConvFused" in types and "Conv" not in types and "Relu" not in types and "Add" not in types
+    plain, plain_types = run(model, feeds, ["y"], no_fusion())
+    assert "ConvFused" not in plain_types and "Conv" in plain_types
+    rtol, atol = TOL[dtype]
+    ref = reference(chain, x, w, b, z)
+    np.testing.assert_allclose(fused["y"].astype(np.float64), ref, rtol=rtol, atol=atol)
+    np.testing.assert_allclose(fused["y"], plain["y"], rtol=rtol, atol=atol)
+
+
+def test_resnet_sized_residual():
+    rs = np.random.RandomState(1)
+    x = rs.randn(2, 64, 14, 14).astype(np.float32)
+    w = (rs.randn(64, 64, 3, 3) * 0.05).astype(np.float32)
+    b = rs.randn(64).astype(np.float32)
+    z = rs.randn(2, 64, 14, 14).astype(np.float32)
+    out, types = run(conv_model(np.float32, "add_relu", x.shape, w, b, z.shape), {"x": x, "z": z}, ["y"],
+                     popart.Patterns())
+    assert types.count("ConvFused") == 1
+    np.testing.assert_allclose(out["y"], reference("add_relu", x, w, b, z), rtol=1e-4, atol=1e-4)
+
+
+def test_anchored_intermediate_is_not_fused():
+    rs = np.random.RandomState(2)
+    x, w = rs.randn(1, 3, 6, 6).astype(np.float32), rs.randn(4, 3, 3, 3).astype(np.float32)
+    z = rs.randn(1, 4, 6, 6).astype(np.float32)
+    model = conv_model(np.float32, "add_relu", x.shape, w, None, z.shape, anchors=("y", "c"))
+    out, types = run(model, {"x": x, "z": z}, ["y", "c"], popart.Patterns())
+    assert "ConvFused" not in types
+    np.testing.assert_allclose(out["c"], reference("conv", x, w, None, z), rtol=1e-4, atol=1e-4)
+    model = conv_model(np.float32, "add_relu", x.shape, w, None, z.shape, anchors=("y", "s"))
+    out, types = run(model, {"x": x, "z": z}, ["y", "s"], popart.Patterns())
+    assert "ConvFused" in types and "Relu" in types and "Add" not in types  # Conv + Add fused, Relu kept
+    np.testing.assert_allclose(out["s"], reference("add", x, w, None, z), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(out["y"], reference("add_relu", x, w, None, z), rtol=1e-4, atol=1e-4)
+
+
+def test_broadcast_add_is_not_fused():
+    rs = np.random.RandomState(3)
+    x, w = rs.randn(1, 3, 6, 6).astype(np.float32), rs.randn(4, 3, 3, 3).astype(np.float32)
+    z = rs.randn(4, 1, 1).astype(np.float32)
+    out, types = run(conv_model(np.float32, "add", x.shape, w, None, z.shape), {"x": x, "z": z}, ["y"],
+                     popart.Patterns())
+    assert "ConvFused" not in types
+    np.testing.assert_allclose(out["y"], reference("add", x, w, None, z), rtol=1e-4, atol=1e-4)
+
+
+def test_training_keeps_conv_and_relu():
+    rs = np.random.RandomState(4)
+    x = rs.randn(2, 3, 6, 6).astype(np.float32)
+    w = rs.randn(4, 3, 3, 3).astype(np.float32)
+    nodes = [oh.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]), oh.make_node("Relu", ["c"], ["r"]),
+             oh.make_node("ReduceSum", ["r"], ["s"], keepdims=0),
+             oh.make_node("IdentityLoss", ["s"], ["loss"], domain="ai.graphcore", reduction=0)]
+    graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x.shape))],
+                          [oh.make_tensor_value_info("loss", onnx.TensorProto.FLOAT, [])],
+                          initializer=[onnx.numpy_helper.from_array(w, "w")])
+    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11), oh.make_opsetid("ai.graphcore", 1)])
+    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, ["r", "Gradient___w"]), "loss",
+                               popart.ConstSGD(0.0), popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    out = s.initAnchorArrays()
+    s.run(popart.PyStepIO({"x": x}, out))
+    types = [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    assert "ConvFused" not in types
+    xt, wt = torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64)).requires_grad_()
+    r = torch.relu(torch.nn.functional.conv2d(xt, wt, padding=1))
+    r.sum().backward()
+    np.testing.assert_allclose(out["r"], r.detach().numpy(), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(out["Gradient___w"], wt.grad.numpy(), rtol=1e-4, atol=1e-3)
