@@ -25,6 +25,9 @@ import tempfile
 import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "2")  # popart (OpenMP/oneDNN) threads; before any import
+# torch ships its own libgomp.so.1 and, imported first, initialises the one OpenMP
+# runtime everyone shares: set the wait policy popart would choose before any import.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 NUM_THREADS = int(os.environ["OMP_NUM_THREADS"])
 
 import numpy as np  # noqa: E402

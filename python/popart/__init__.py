@@ -4,9 +4,25 @@ The C++ core lives in libpopart.so and is reached through the popart_core
 extension module; this package adds the conveniences PopART layers on top
 (Builder, sessions, TensorInfo from numpy)."""
 import os as _os
+import warnings as _warnings
+
+
+def _openmp_loaded() -> bool:
+    try:
+        with open("/proc/self/maps") as f:
+            return "libgomp" in f.read()
+    except OSError:
+        return False
+
 
 # Idle OpenMP workers sleep instead of spinning: on a few cores a spinning pool
 # steals the core the caller (or another framework) needs after run() returns.
+# The runtime reads this once, when it is loaded: if another library (torch
+# ships the same libgomp.so.1) loaded it first, say how to get the same effect.
+if "OMP_WAIT_POLICY" not in _os.environ and _openmp_loaded():
+    _warnings.warn("the OpenMP runtime was loaded before popart (e.g. by 'import torch'): its idle threads will "
+                   "spin; set OMP_WAIT_POLICY=PASSIVE in the environment, or import popart first",
+                   RuntimeWarning, stacklevel=2)
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from popart import _loader  # noqa: E402
