@@ -22,8 +22,9 @@ import tempfile
 
 os.environ.setdefault("OMP_NUM_THREADS", "2")
 # torch ships its own libgomp.so.1 and, imported first, initialises the one OpenMP
-# runtime everyone shares: set the wait policy popart would choose before any import.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# runtime everyone shares: set the spin count popart would choose before any import.
+if not {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT"} & set(os.environ):
+    os.environ["GOMP_SPINCOUNT"] = "30000"
 NUM_THREADS = int(os.environ["OMP_NUM_THREADS"])
 
 import numpy as np  # noqa: E402
