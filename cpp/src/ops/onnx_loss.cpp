@@ -4,7 +4,11 @@
 //   SoftmaxCrossEntropyLoss (ai.onnx 12, 13): the same loss on log_prob =
 //     LogSoftmax(x, axis 1), which is the optional output 1.
 // reduction "none" keeps l, "sum" sums it, "mean" divides the sum by the sum of
-// the weights of the counted targets. No gradient (inference only).
+// the weights of the counted targets.
+// Gradient (inputs dL, x, t[, w]), with s = dL[n, d] (none), dL (sum) or dL / sum(w)
+// (mean) and w_t the target's weight (0 when ignored):
+//   NLL: dx[n, c, d] = -w_t s [c == t];  SCE: dx[n, c, d] = w_t s (softmax(x)[n, c, d] - [c == t]).
+// The log_prob output of SoftmaxCrossEntropyLoss passes no gradient back.
 #include "onnx_loss.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -42,19 +46,45 @@ public:
   }
 };
 
+/// Inputs dL, x, target[, weight]; output dx. Keeps the forward's attributes.
+class OnnxLossGradOp final : public Op {
+public:
+  explicit OnnxLossGradOp(const Op &fwd)
+      : Op(internalOp(fwd.opid.type + "Grad"), fwd.settings), xInfo_(fwd.inInfo(0)),
+        ins_{{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}, {2, 1, GradOpInType::In}} {
+    attributes() = fwd.attributes();
+    if (fwd.hasInput(2)) ins_.push_back({3, 2, GradOpInType::In});
+  }
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = xInfo_; }
+  const std::vector<GradInOutMapper> &gradInputInfo() const override { return ins_; }
+  const std::map<int, int> &gradOutToNonGradIn() const override {
+    static const std::map<int, int> toX{{0, 0}};
+    return toX;
+  }
+
+private:
+  TensorInfo xInfo_;
+  std::vector<GradInOutMapper> ins_;
+};
+
 class NegativeLogLikelihoodLossOp final : public OnnxLossOp {
 public:
   using OnnxLossOp::OnnxLossOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<OnnxLossGradOp>(*this); }
 };
 
 class SoftmaxCrossEntropyLossOp final : public OnnxLossOp {
 public:
   using OnnxLossOp::OnnxLossOp;
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<OnnxLossGradOp>(*this); }
 };
 
 } // namespace
 POPART_REGISTER_OP(NegativeLogLikelihoodLossOp, onnxOp("NegativeLogLikelihoodLoss", {12, 13, 22}), floatTypes());
 POPART_REGISTER_OP(SoftmaxCrossEntropyLossOp, onnxOp("SoftmaxCrossEntropyLoss", {12, 13}), floatTypes());
+POPART_REGISTER_OP(OnnxLossGradOp, internalOp("NegativeLogLikelihoodLossGrad"));
+POPART_REGISTER_OP(OnnxLossGradOp, internalOp("SoftmaxCrossEntropyLossGrad"));
 } // namespace popart

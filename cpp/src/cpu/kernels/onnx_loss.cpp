@@ -110,7 +110,54 @@ public:
   }
 };
 
+/// dx from dL (inputs dL, x, target[, weight]): see ops/onnx_loss.cpp.
+class OnnxLossGradOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const bool softmax = op_p->opid.type == "SoftmaxCrossEntropyLossGrad";
+    const LossDims s = lossDims(inInfo(1));
+    const auto red = onnxLossReduction(*op_p);
+    const bool hasIgnore = op_p->attributes().hasAttribute("ignore_index");
+    const int64_t ignore = op_p->attr<Attributes::Int>("ignore_index", 0);
+    auto dl = getInTensor(0), x = getInTensor(1), target = getInTensor(2), dx = getOutTensor(0);
+    auto w = hasInput(3) ? getInTensor(3) : popx::TensorView();
+    const Op *op = op_p;
+    dispatchFloat(x.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      prog.add([=] {
+        checkTargets(*op, target, s.c, hasIgnore, ignore);
+        const T *px = x.data<T>(), *pw = w.raw() ? w.data<T>() : nullptr, *pdl = dl.data<T>();
+        auto weightAt = [&](int64_t p) {
+          const int64_t t = targetAt(target, p);
+          return hasIgnore && t == ignore ? 0.0 : (pw ? double(compute_t<T>(pw[t])) : 1.0);
+        };
+        double wsum = 0;
+        if (red == OnnxLossReduction::Mean)
+          for (int64_t p = 0; p < s.n * s.d; ++p) wsum += weightAt(p);
+        T *out = dx.data<T>();
+        popx::Opx::parallelFor(s.n * s.d, [&](int64_t b, int64_t e) {
+          for (int64_t p = b; p < e; ++p) {
+            const int64_t n = p / s.d, d = p % s.d, t = targetAt(target, p);
+            double g = red == OnnxLossReduction::None ? double(compute_t<T>(pdl[p])) : double(compute_t<T>(pdl[0]));
+            if (red == OnnxLossReduction::Mean) g = wsum != 0 ? g / wsum : 0.0;
+            g *= weightAt(p);
+            const double lse = softmax ? logSumExp(px, s, n, d) : 0.0;
+            for (int64_t k = 0; k < s.c; ++k) {
+              const double hot = k == t ? 1.0 : 0.0;
+              const double v = softmax ? g * (std::exp(at(px, s, n, k, d) - lse) - hot) : -g * hot;
+              out[(n * s.c + k) * s.d + d] = T(v);
+            }
+          }
+        });
+      });
+    });
+  }
+};
+
 } // namespace
+static popx::OpxCreator<OnnxLossGradOpx> onnxLossGradOpxCreator(
+    {internalOp("NegativeLogLikelihoodLossGrad"), internalOp("SoftmaxCrossEntropyLossGrad")});
 static popx::OpxCreator<OnnxLossOpx> nllLossOpxCreator(onnxOp("NegativeLogLikelihoodLoss"));
 static popx::OpxCreator<OnnxLossOpx> sceLossOpxCreator(onnxOp("SoftmaxCrossEntropyLoss"));
 } // namespace popart::cpu
