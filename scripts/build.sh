@@ -15,7 +15,8 @@ install() {
   python -m pip install -q --no-build-isolation -e . \
     -Cbuild-dir=build/py -Ccmake.define.POPART_BUILD_TESTS=$tests
 }
-# The build is incremental, so a retry resumes where a failure stopped. On the
-# project's VMs the compiler has died twice from SIGBUS/SIGSEGV (no source
-# error; the same files compile on the next attempt): retry once before failing.
+# The build is incremental, so a retry resumes where a failure stopped. A
+# compiler crash (SIGBUS/SIGSEGV, not a source error) was seen on the project's
+# VM while other builds ran; the same files compiled on the next attempt. A real
+# error fails twice and stops the script.
 install || { echo "build failed; retrying once (incremental)" >&2; install; }
