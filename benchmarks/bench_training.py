@@ -181,7 +181,7 @@ def bench(name, args, workdir):
     samples = time_round_robin(runners, args.reps, args.warmup, args.sample_s)
     t = {n: float(np.median(s)) for n, s in samples.items()}
     ratio = {n: float(np.median(samples[n] / samples["torch"])) for n in samples if n != "torch"}
-    return {"model": name, "batch": SPECS[name][0], "weights": len(names), "diff": diff, "time": t, "ratio": ratio}
+    return {"model": name, "batch": SPECS[name][0], "diff": diff, "time": t, "ratio": ratio}
 
 
 def main():

@@ -4,6 +4,7 @@
 #include "popart/tensorinfo.hpp"
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -116,6 +117,10 @@ protected:
   std::unique_ptr<popx::Devicex> devicex_;
   std::shared_ptr<DeviceInfo> device_;
   std::string name_;
+  void countStepElements();
+  struct StepElements {
+    std::map<TensorId, int64_t> inputs, anchors;
+  } stepElements_;
   bool weightsOnDevice_ = false;
   bool hostWeightsInSync_ = true;
   bool engineLoaded_ = false;

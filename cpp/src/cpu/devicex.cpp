@@ -1,8 +1,8 @@
 // Building and running the CPU programs of a prepared IR.
 #include "devicex.hpp"
+#include "kernels/dispatch.hpp"
 #include "kernels/random_bits.hpp"
 #include "memory_plan.hpp"
-#include "popart/half.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
@@ -208,13 +208,10 @@ void fillSynthetic(void *dst, const TensorInfo &info, SyntheticDataMode mode, ui
     const double v = cpu::randomUniform01(key, static_cast<uint64_t>(2 * i + 1));
     return std::sqrt(-2.0 * std::log1p(-u)) * std::cos(6.283185307179586 * v);
   };
-  for (int64_t i = 0; i < n; ++i) {
-    switch (info.dataType()) {
-    case DataType::FLOAT: static_cast<float *>(dst)[i] = static_cast<float>(value(i)); break;
-    case DataType::DOUBLE: static_cast<double *>(dst)[i] = value(i); break;
-    default: static_cast<float16_t *>(dst)[i] = float16_t(static_cast<float>(value(i))); break;
-    }
-  }
+  cpu::dispatchFloat(info.dataType(), [&](auto tag) {
+    using T = decltype(tag);
+    for (int64_t i = 0; i < n; ++i) static_cast<T *>(dst)[i] = T(static_cast<cpu::compute_t<T>>(value(i)));
+  });
 }
 
 } // namespace

@@ -70,13 +70,16 @@ void readFile(Ir &ir, const std::string &file) {
   for (uint64_t k = 0; k < count; ++k) {
     std::string id(get<uint32_t>(in, file), '\0');
     if (!in.read(id.data(), static_cast<std::streamsize>(id.size()))) throw error("executable '{}' is truncated", file);
-    get<int32_t>(in, file);
+    const auto onnxType = get<int32_t>(in, file);
     std::vector<char> bytes(get<uint64_t>(in, file));
     if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
       throw error("executable '{}' is truncated", file);
     if (!g.getTensors().contains(id) || g.getTensor(id)->tensorType() != TensorType::Variable)
       throw error("executable '{}' has variable '{}', which this session does not have", file, id);
     Tensor *t = g.getTensor(id);
+    if (onnxType != onnxDataType(t->info.dataType()))
+      throw error("executable '{}': variable '{}' has ONNX type {}, the session's is {}", file, id, onnxType,
+                  t->info.data_type());
     if (static_cast<int64_t>(bytes.size()) != t->info.nbytes())
       throw error("executable '{}': variable '{}' has {} bytes, expected {}", file, id, bytes.size(), t->info.nbytes());
     t->setTensorData(bytes);

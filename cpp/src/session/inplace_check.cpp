@@ -53,6 +53,11 @@ std::set<const Tensor *> aliasGroup(const Tensor *t) {
 
 void checkGraph(const Graph &g) {
   std::map<const Op *, std::vector<const Op *>> next;
+  std::map<const Op *, std::set<const Op *>> after;  // reachable sets, computed once per op
+  auto later = [&](const Op *op) -> const std::set<const Op *> & {
+    auto it = after.find(op);
+    return it != after.end() ? it->second : after.emplace(op, reachable(op, next)).first->second;
+  };
   for (const auto &[id, op] : g.getOps())
     for (const auto &[i, t] : op->output->tensorMap())
       for (Op *c : t->consumers.getOps()) next[op.get()].push_back(c);
@@ -60,10 +65,9 @@ void checkGraph(const Graph &g) {
   for (const auto &[id, op] : g.getOps()) {
     for (const auto &[i, t] : op->input->tensorMap()) {
       if (!op->modifies(i)) continue;
-      auto after = reachable(op.get(), next);
       for (const Tensor *a : aliasGroup(t))
         for (Op *other : a->consumers.getOps()) {
-          if (other == op.get() || after.count(other) || reachable(other, next).count(op.get())) continue;
+          if (other == op.get() || later(op.get()).count(other) || later(other).count(op.get())) continue;
           throw error("in-placing is ambiguous: {} modifies '{}' but {} reads '{}' with no order between them",
                       op->debugName(), t->id, other->debugName(), a->id);
         }

@@ -72,9 +72,23 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
 popx::Devicex &Session::getDevicex() const { return *devicex_; }
 bool Session::isPrepared() const { return devicex_ && devicex_->isPrepared(); }
 
+// Elements one run() reads per input stream and writes per anchor (fixed once prepared).
+void Session::countStepElements() {
+  const DataFlow &df = ir_->getDataFlow();
+  const auto &opts = ir_->getSessionOptions();
+  const int64_t accum = opts.getAccumulationFactor(), replicas = opts.replicationFactor();
+  const int64_t perStep = df.batchesPerStep() * accum * replicas;
+  if (opts.syntheticDataMode == SyntheticDataMode::Off)  // else inputs are made on the device
+    for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream))
+      stepElements_.inputs[t->id] = perStep * t->info.nelms();
+  for (const auto &id : df.anchors())
+    stepElements_.anchors[id] = df.numReturned(id, accum) * replicas * ir_->getTensor(id)->info.nelms();
+}
+
 void Session::prepareDevice(bool loadEngine) {
   if (devicex_->isPrepared()) throw error("prepareDevice() was already called on session '{}'", name_);
   devicex_->prepare();
+  countStepElements();
   // An offline device compiles only; run() and loadEngineAndConnectStreams() refuse.
   if (loadEngine && device_->getType() != DeviceType::OfflineIpu) loadEngineAndConnectStreams();
 }
@@ -146,18 +160,8 @@ void Session::run(const std::string &handle, IStepIO &io, const std::string &deb
   if (!handle.empty() && handle != "main")
     throw error("unknown program handle '{}' (this session has the main program only)", handle);
   if (!engineLoaded_) loadEngineAndConnectStreams();
-  const DataFlow &df = ir_->getDataFlow();
-  const auto &opts = ir_->getSessionOptions();
-  int64_t accum = opts.getAccumulationFactor(), replicas = opts.replicationFactor();
-  int64_t perStep = df.batchesPerStep() * accum * replicas;
-  std::map<TensorId, int64_t> ins, outs;
-  if (opts.syntheticDataMode == SyntheticDataMode::Off)  // else inputs are made on the device
-    for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream))
-      ins[t->id] = perStep * t->info.nelms();
-  for (const auto &id : df.anchors())
-    outs[id] = df.numReturned(id, accum) * replicas * ir_->getTensor(id)->info.nelms();
-  io.beginStep(ins, outs);
-  logging::session::debug("run '{}' ({} micro-batches)", debugName, perStep);
+  io.beginStep(stepElements_.inputs, stepElements_.anchors);
+  logging::session::debug("run '{}'", debugName);
   devicex_->run(io);
   if (ir_->isTraining()) hostWeightsInSync_ = false;
 }

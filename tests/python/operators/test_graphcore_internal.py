@@ -25,10 +25,9 @@ def test_binary_const_scalar(op_tester, dtype, name, at, fn):
 
 
 def test_binary_const_scalar_op_index_against_torch(op_tester):
-    """`op` as an index (4 = Pow) and the gradient against torch autograd."""
+    """`op` as an index (4 = Pow): the forward against torch, the gradient by finite differences."""
     x = np.random.RandomState(1).uniform(0.5, 2.0, (4,)).astype(np.float32)
-    t = torch.tensor(x, requires_grad=True)
-    (t ** 2.5).sum().backward()
+    t = torch.tensor(x)
     (y,) = op_tester.run("BinaryConstScalar", [x], attrs={"value": 2.5, "op": 4}, **GC)
     np.testing.assert_allclose(y, (t ** 2.5).detach().numpy(), rtol=1e-6)
     op_tester.check_grad("BinaryConstScalar", [x], reference=lambda x: x ** 2.5, attrs={"value": 2.5, "op": 4}, **GC)

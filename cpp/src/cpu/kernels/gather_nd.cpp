@@ -75,18 +75,8 @@ class GatherNDOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    popx::TensorView x = getInTensor(0), ind = getInTensor(1), y = getOutTensor(0);
-    if (y.nelms() == 0) return;
-    auto plan = std::make_shared<const GatherNDPlan>(x.shape(), ind.shape(), getOp<GatherNDOp>().batchDims());
-    dispatchIndex(ind.dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) {
-        using U = decltype(tag);
-        prog.add([plan, x, ind, y] {
-          plan->gather(ind.data<I>(), static_cast<const U *>(x.raw()), static_cast<U *>(y.raw()));
-        });
-      });
-    });
+    growPlannedGather(*this, prog, std::make_shared<const GatherNDPlan>(inShape(0), inShape(1),
+                                                                        getOp<GatherNDOp>().batchDims()));
   }
 };
 

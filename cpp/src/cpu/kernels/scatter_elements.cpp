@@ -91,18 +91,8 @@ class GatherElementsOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    popx::TensorView x = getInTensor(0), ind = getInTensor(1), y = getOutTensor(0);
-    if (y.nelms() == 0) return;
-    auto plan = std::make_shared<const ScatterElementsPlan>(x.shape(), ind.shape(), getOp<GatherElementsOp>().axis());
-    dispatchIndex(ind.dtype(), [&](auto itag) {
-      using I = decltype(itag);
-      dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) {
-        using U = decltype(tag);
-        prog.add([plan, x, ind, y] {
-          plan->gather(ind.data<I>(), static_cast<const U *>(x.raw()), static_cast<U *>(y.raw()));
-        });
-      });
-    });
+    growPlannedGather(*this, prog, std::make_shared<const ScatterElementsPlan>(inShape(0), inShape(1),
+                                                                               getOp<GatherElementsOp>().axis()));
   }
 };
 

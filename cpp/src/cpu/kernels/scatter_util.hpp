@@ -5,7 +5,9 @@
 #include "ops/indexing.hpp"
 #include "dispatch.hpp"
 #include "popart/popx/opx.hpp"
+#include "strided_copy.hpp"
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 
 namespace popart::cpu {
@@ -41,6 +43,22 @@ template <class T> void scatterCombine(ScatterReduction r, T &dst, T v) {
 template <class F> void dispatchIndex(DataType t, F &&f) {
   if (t == DataType::INT32) f(int32_t{});
   else f(int64_t{});
+}
+
+/// Grows a gather (inputs data, indices; output y) run by plan->gather(indices, x, y),
+/// typed by index type and element size: GatherElements and GatherND.
+template <class Plan> void growPlannedGather(const popx::Opx &opx, popx::Sequence &prog, std::shared_ptr<const Plan> plan) {
+  popx::TensorView x = opx.getInTensor(0), ind = opx.getInTensor(1), y = opx.getOutTensor(0);
+  if (y.nelms() == 0) return;
+  dispatchIndex(ind.dtype(), [&](auto itag) {
+    using I = decltype(itag);
+    dispatchBytes(dataTypeSize(x.dtype()), [&](auto tag) {
+      using U = decltype(tag);
+      prog.add([plan, x, ind, y] {
+        plan->gather(ind.data<I>(), static_cast<const U *>(x.raw()), static_cast<U *>(y.raw()));
+      });
+    });
+  });
 }
 
 /// Gradients of y = scatter(x, indices, updates) with reduction r, for x (dx, n elements)
