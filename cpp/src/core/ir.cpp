@@ -14,7 +14,9 @@
 #include "transforms/autodiff.hpp"
 #include "transforms/recompute.hpp"
 #include "transforms/constfold.hpp"
+#include "transforms/host_copy_ops.hpp"
 #include "transforms/inplace.hpp"
+#include "transforms/order_modifiers.hpp"
 #include "transforms/prune.hpp"
 #include <cstdlib>
 #include <fstream>
@@ -130,6 +132,7 @@ void Ir::prepare(const IrBundle &b) {
   for (Graph *g : getAllGraphs()) patterns_->applyAll(*g);
   dotCheckpoint("FWD1");
   for (Graph *g : getAllGraphs()) foldConstants(*g);
+  for (Graph *g : getAllGraphs()) orderModifiers(*g);
   if (isTraining()) {
     std::set<OpId> forward;
     for (const auto &[id, op] : getMainGraph().getOps()) forward.insert(id);
@@ -140,6 +143,7 @@ void Ir::prepare(const IrBundle &b) {
     addOptimizerOps(*this);
   }
   prune(getMainGraph());
+  if (getSessionOptions().useHostCopyOps) addHostCopyOps(*this);
   dotCheckpoint("PREALIAS");
   if (patterns_->isInPlaceEnabled())
     for (Graph *g : getAllGraphs()) inplace(*g);

@@ -3,6 +3,7 @@
 #include "kernels/dispatch.hpp"
 #include "kernels/random_bits.hpp"
 #include "memory_plan.hpp"
+#include "ops/host_io.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
@@ -168,6 +169,14 @@ const Sequence &Devicex::graphProgram(const Graph &g) {
 }
 
 void Devicex::prepare() {
+  for (const Graph *g : ir_.getAllGraphs())
+    for (const auto &[id, op] : g->getOps())
+      if (auto *store = dynamic_cast<const HostStoreOp *>(op.get())) {
+        if (!ir_.getDataFlow().isAnchored(store->streamId()))
+          throw error("{} stores to host stream '{}', which is not an anchor of the DataFlow", op->debugName(),
+                      store->streamId());
+        anchorsStoredByOps_.insert(store->streamId());
+      }
   graphProgram(ir_.getMainGraph());
   prepared_ = true;
   logging::devicex::info("prepared: {} ops, {} bytes of activations, {} bytes persistent",
@@ -216,57 +225,92 @@ void fillSynthetic(void *dst, const TensorInfo &info, SyntheticDataMode mode, ui
 
 } // namespace
 
-void Devicex::readInputs(IStepIO &io) {
+void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst) {
   const SyntheticDataMode synthetic = ir_.getSessionOptions().syntheticDataMode;
+  if (synthetic != SyntheticDataMode::Off) {
+    const uint64_t key = cpu::randomMix64(ir_.randomState().counter) + cpu::randomOpKey(id);
+    fillSynthetic(dst, info, synthetic, key);
+    return;
+  }
+  const int64_t n = info.nelms();
+  ConstVoidData d = io.in(id, n, false);
+  if (d.info.dataType() != info.dataType())
+    throw runtime_error("input '{}' has type {}, expected {}", id, d.info.data_type(), info.data_type());
+  if (d.info.nelms() != n)
+    throw runtime_error("input '{}' provides {} elements for one micro-batch, expected {} ({})", id,
+                        d.info.nelms(), n, info.toString());
+  std::memcpy(dst, d.data, static_cast<size_t>(info.nbytes()));
+  io.inComplete(id, n);
+}
+
+void Devicex::readInputs(IStepIO &io) {
   for (Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream)) {
-    if (synthetic != SyntheticDataMode::Off) {
-      const uint64_t key = cpu::randomMix64(ir_.randomState().counter) + cpu::randomOpKey(t->id);
-      fillSynthetic(buffers_[t], t->info, synthetic, key);
-      if (!callbacks_.empty()) runCallbacks(t);
-      continue;
-    }
-    int64_t n = t->info.nelms();
-    ConstVoidData d = io.in(t->id, n, false);
-    if (d.info.dataType() != t->info.dataType())
-      throw runtime_error("input '{}' has type {}, expected {}", t->id, d.info.data_type(),
-                          t->info.data_type());
-    if (d.info.nelms() != n)
-      throw runtime_error("input '{}' provides {} elements for one micro-batch, expected {} ({})",
-                          t->id, d.info.nelms(), n, t->info.toString());
-    std::memcpy(buffers_[t], d.data, static_cast<size_t>(t->info.nbytes()));
-    io.inComplete(t->id, n);
+    readStream(io, t->id, t->info, buffers_[t]);
     if (!callbacks_.empty()) runCallbacks(t);
   }
 }
 
-void Devicex::writeAnchors(IStepIO &io, const MicroBatch &mb) {
-  const DataFlow &df = ir_.getDataFlow();
-  for (const auto &id : df.anchors()) {
-    const Tensor *t = ir_.getMainGraph().getTensor(id);
-    const AnchorReturnType &art = df.art(id);
-    const void *src = buffers_.at(t);
-    if (art.id() == AnchorReturnTypeId::Sum) {
-      auto &sum = anchorSums_[{id, mb.replica}];
-      if (!sum) sum = std::make_unique<Block>(t->info.nbytes());
-      if (mb.first) std::memcpy(sum->data, src, static_cast<size_t>(t->info.nbytes()));
-      else accumulateInto(sum->data, src, t->info);
-      if (!mb.last) continue;
-      src = sum->data;
-    } else if (art.id() == AnchorReturnTypeId::Final && !mb.last) {
-      continue;
-    } else if (art.id() == AnchorReturnTypeId::EveryN && (mb.batch + 1) % art.rp() != 0) {
-      continue;
-    }
-    MutableVoidData out = io.out(id, t->info.nelms());
-    if (out.info.isSet() && out.info.dataType() != t->info.dataType())
-      throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id,
-                          out.info.data_type(), t->info.data_type());
-    if (out.info.isSet() && out.info.nelms() != t->info.nelms())
-      throw runtime_error("output buffer of anchor '{}' has {} elements for one return, expected {} ({})", id,
-                          out.info.nelms(), t->info.nelms(), t->info.toString());
-    std::memcpy(out.data, src, static_cast<size_t>(t->info.nbytes()));
-    io.outComplete(id);
+void Devicex::hostLoad(const TensorId &id, const TensorView &dst) {
+  if (!io_) throw error("HostLoad of stream '{}' outside Session::run()", id);
+  readStream(*io_, id, dst.info(), dst.raw());
+}
+
+void Devicex::hostStore(const TensorId &id, const TensorView &src) {
+  if (!io_) throw error("HostStore of anchor '{}' outside Session::run()", id);
+  writeAnchor(*io_, id, src.raw(), src.info(), microBatch_);
+}
+
+void *Devicex::remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, bool forStore) {
+  auto it = remoteBuffers_.find(id);
+  if (it == remoteBuffers_.end()) {
+    if (!forStore) throw runtime_error("remote buffer {} is loaded before anything was stored in it", id);
+    it = remoteBuffers_.emplace(id, RemoteBuffer{entry, {}}).first;
   }
+  RemoteBuffer &b = it->second;
+  if (b.entry != entry)
+    throw runtime_error("remote buffer {} holds entries of {}, but this op uses {}", id, b.entry.toString(),
+                        entry.toString());
+  const auto bytes = static_cast<size_t>(entry.nbytes());
+  const int64_t stored = bytes ? static_cast<int64_t>(b.bytes.size() / bytes) : 0;
+  if (index < 0 || (!forStore && index >= stored))
+    throw runtime_error("offset {} is out of range for remote buffer {}, which holds {} stored entries", index, id,
+                        stored);
+  if (index >= stored) b.bytes.resize(bytes * static_cast<size_t>(index + 1));
+  return b.bytes.data() + bytes * static_cast<size_t>(index);
+}
+
+void Devicex::writeAnchors(IStepIO &io, const MicroBatch &mb) {
+  for (const auto &id : ir_.getDataFlow().anchors()) {
+    if (anchorsStoredByOps_.count(id)) continue;
+    const Tensor *t = ir_.getMainGraph().getTensor(id);
+    writeAnchor(io, id, buffers_.at(t), t->info, mb);
+  }
+}
+
+void Devicex::writeAnchor(IStepIO &io, const TensorId &id, const void *src, const TensorInfo &info,
+                          const MicroBatch &mb) {
+  const AnchorReturnType &art = ir_.getDataFlow().art(id);
+  if (art.id() == AnchorReturnTypeId::Sum) {
+    auto &sum = anchorSums_[{id, mb.replica}];
+    if (!sum) sum = std::make_unique<Block>(info.nbytes());
+    if (mb.first) std::memcpy(sum->data, src, static_cast<size_t>(info.nbytes()));
+    else accumulateInto(sum->data, src, info);
+    if (!mb.last) return;
+    src = sum->data;
+  } else if (art.id() == AnchorReturnTypeId::Final && !mb.last) {
+    return;
+  } else if (art.id() == AnchorReturnTypeId::EveryN && (mb.batch + 1) % art.rp() != 0) {
+    return;
+  }
+  MutableVoidData out = io.out(id, info.nelms());
+  if (out.info.isSet() && out.info.dataType() != info.dataType())
+    throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id, out.info.data_type(),
+                        info.data_type());
+  if (out.info.isSet() && out.info.nelms() != info.nelms())
+    throw runtime_error("output buffer of anchor '{}' has {} elements for one return, expected {} ({})", id,
+                        out.info.nelms(), info.nelms(), info.toString());
+  std::memcpy(out.data, src, static_cast<size_t>(info.nbytes()));
+  io.outComplete(id);
 }
 
 // Data is laid out [batchesPerStep, accumulationFactor, replicas, ...]: the
@@ -280,14 +324,20 @@ void Devicex::run(IStepIO &io) {
   const Sequence &main = programs_.at(ir_.getMainGraph().id);
   auto t0 = std::chrono::steady_clock::now();
   int64_t c0 = readTicks();
+  io_ = &io;
+  struct Reset {
+    IStepIO *&io;
+    ~Reset() { io = nullptr; }
+  } reset{io_};
   for (int64_t b = 0; b < bps; ++b) {
     for (int64_t a = 0; a < accum; ++a) {
       for (int64_t r = 0; r < replicas; ++r) {
         replica_ = r;
+        microBatch_ = {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1};
         readInputs(io);
         main.run();
         ++ir_.randomState().counter;
-        writeAnchors(io, {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1});
+        writeAnchors(io, microBatch_);
       }
     }
     outerProgram_.run();

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 namespace popart {
@@ -62,6 +63,15 @@ public:
   /// Evaluates one op whose inputs are all Const; returns output bytes by index.
   static std::map<OutIndex, std::vector<char>> evaluateConstOp(Op &op);
 
+  /// Explicit host IO (HostLoad/HostStore ops), valid while run() runs: reads
+  /// the current micro-batch of input stream `id` into dst / returns src as
+  /// anchor `id`, as the implicit stream copies do.
+  void hostLoad(const TensorId &id, const TensorView &dst);
+  void hostStore(const TensorId &id, const TensorView &src);
+  /// Entry `index` of remote buffer `id` (RemoteLoad/RemoteStore), entries
+  /// shaped `entry`; a store may add entries, a load needs a stored entry.
+  void *remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, bool forStore);
+
   /// fn(buffer) after tensor t is written in a micro-batch of `replica`.
   void addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica);
 
@@ -82,6 +92,7 @@ private:
   Sequence growOps(const std::vector<Op *> &ops);
   Sequence growGraph(const Graph &g);
   void readInputs(IStepIO &io);
+  void readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst);
   void runCallbacks(const Tensor *t) const;
   void runCallbacks(const Op *op) const;
   /// Where a micro-batch is in the step: first/last of the step for its replica.
@@ -90,6 +101,7 @@ private:
     bool first, last;
   };
   void writeAnchors(IStepIO &io, const MicroBatch &mb);
+  void writeAnchor(IStepIO &io, const TensorId &id, const void *src, const TensorInfo &info, const MicroBatch &mb);
 
   Ir &ir_;
   bool prepared_ = false;
@@ -107,6 +119,14 @@ private:
   };
   std::unordered_map<const Tensor *, std::vector<TensorCallback>> callbacks_;
   int64_t replica_ = 0;  // of the micro-batch being run
+  IStepIO *io_ = nullptr;  // while run() runs, for HostLoad/HostStore
+  MicroBatch microBatch_{};
+  std::set<TensorId> anchorsStoredByOps_;  // HostStore ops write these, not writeAnchors
+  struct RemoteBuffer {
+    TensorInfo entry;
+    std::vector<char> bytes;  // entries one after the other
+  };
+  std::map<int64_t, RemoteBuffer> remoteBuffers_;
   int64_t plannedBytes_ = 0, persistentBytes_ = 0;
   int64_t lastRunTicks_ = 0, lastRunNs_ = 0;
 };

@@ -63,6 +63,9 @@ void BinaryArithOp::setup() {
                 shapeA_, shapeB_);
   }
   outInfo(0) = TensorInfo(inInfo(0).dataType(), npOut(shapeA_, shapeB_));
+  if (inplaceIn_ >= 0 && outShape(0) != inShape(inplaceIn_))
+    throw error("{} writes its result into input {} of shape {}, but the broadcast result has shape {}", opid.type,
+                inplaceIn_, inShape(inplaceIn_), outShape(0));
 }
 
 std::vector<std::tuple<OperatorIdentifier, float>> BinaryArithOp::inplacePriorityDefault() const {
@@ -118,7 +121,8 @@ POPART_REGISTER_OP(BinaryArithOp, onnxOp("Mul", {1, 6, 7, 13, 14}), numericTypes
 POPART_REGISTER_OP(BinaryArithOp, onnxOp("Div", {1, 6, 7, 13, 14}), numericTypes());
 POPART_REGISTER_OP(BinaryArithOp, onnxOp("Pow", {1, 7, 12, 13, 15}),
                    {DataType::FLOAT, DataType::FLOAT16, DataType::DOUBLE, DataType::INT32, DataType::INT64});
-POPART_REGISTER_OP(BinaryArithOp, internalOp("AddLhsInplace"));
+// Public in PopART (ai.graphcore AddLhsInplace-1): a model may contain it.
+POPART_REGISTER_OP(BinaryArithOp, graphcoreOp("AddLhsInplace"), numericTypes());
 POPART_REGISTER_OP(BinaryArithOp, internalOp("AddRhsInplace"));
 POPART_REGISTER_OP(BinaryArithOp, internalOp("SubLhsInplace"));
 POPART_REGISTER_OP(BinaryArithOp, internalOp("SubRhsInplace"));

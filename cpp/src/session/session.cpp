@@ -2,6 +2,7 @@
 #include "popart/session.hpp"
 #include "cpu/devicex.hpp"
 #include "onnx/import.hpp"
+#include "ops/host_io.hpp"
 #include "onnx/model.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/devicemanager.hpp"
@@ -78,9 +79,14 @@ void Session::countStepElements() {
   const auto &opts = ir_->getSessionOptions();
   const int64_t accum = opts.getAccumulationFactor(), replicas = opts.replicationFactor();
   const int64_t perStep = df.batchesPerStep() * accum * replicas;
-  if (opts.syntheticDataMode == SyntheticDataMode::Off)  // else inputs are made on the device
+  if (opts.syntheticDataMode == SyntheticDataMode::Off) {  // else inputs are made on the device
     for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream))
       stepElements_.inputs[t->id] = perStep * t->info.nelms();
+    for (const Graph *g : ir_->getAllGraphs())
+      for (const auto &[id, op] : g->getOps())
+        if (auto *load = dynamic_cast<const HostLoadOp *>(op.get()))
+          stepElements_.inputs[load->streamId()] = perStep * load->outInfo(0).nelms();
+  }
   for (const auto &id : df.anchors())
     stepElements_.anchors[id] = df.numReturned(id, accum) * replicas * ir_->getTensor(id)->info.nelms();
 }

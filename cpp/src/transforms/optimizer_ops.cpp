@@ -3,6 +3,7 @@
 // ClipNormScale op per clip-norm group and one fused OptimizerVarUpdate op,
 // ordered after every op that reads the weight.
 #include "autodiff.hpp"
+#include "order_modifiers.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/half.hpp"
@@ -13,7 +14,6 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
 #include <cstring>
-#include <set>
 
 namespace popart {
 namespace {
@@ -149,23 +149,6 @@ std::map<TensorId, TensorId> addClipNorms(Ir &ir, const std::vector<WeightUpdate
     op->settings.optimizerOp = true;
   }
   return scaleOf;
-}
-
-// Every op reading w, directly or through a view of it, runs before `update`.
-void orderAfterReaders(Graph &g, Tensor *w, Op *update) {
-  std::vector<Tensor *> todo{w};
-  std::set<Op *> seen{update};
-  while (!todo.empty()) {
-    Tensor *t = todo.back();
-    todo.pop_back();
-    for (Op *c : t->consumers.getOps()) {
-      if (!seen.insert(c).second) continue;
-      g.addTopoCon(c, update);
-      for (int i : c->input->indices(t))
-        for (const auto &[o, out] : c->output->tensorMap())
-          if (c->aliases(i, o)) todo.push_back(out);
-    }
-  }
 }
 
 void addVarUpdateOp(Ir &ir, WeightUpdate &u, const TensorId &clipScale) {

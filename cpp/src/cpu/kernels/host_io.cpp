@@ -1,0 +1,59 @@
+// HostLoad/HostStore go through the executor's current IStepIO; RemoteLoad/
+// RemoteStore copy one entry of an executor-owned remote buffer.
+#include "cpu/devicex.hpp"
+#include "ops/host_io.hpp"
+#include "popart/popx/opx.hpp"
+#include <cstring>
+
+namespace popart::cpu {
+namespace {
+
+class HostLoadOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto y = getOutTensor(0);
+    prog.add([dv = dv_p, id = getOp<HostLoadOp>().streamId(), y] { dv->hostLoad(id, y); });
+  }
+};
+
+class HostStoreOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto x = getInTensor(0);
+    prog.add([dv = dv_p, id = getOp<HostStoreOp>().streamId(), x] { dv->hostStore(id, x); });
+  }
+};
+
+// The offset input (INT32 or INT64, one element), or 0.
+int64_t readOffset(const popx::TensorView &offset) {
+  if (!offset.raw()) return 0;
+  if (offset.dtype() == DataType::INT32) return *static_cast<const int32_t *>(offset.raw());
+  return *static_cast<const int64_t *>(offset.raw());
+}
+
+class RemoteIoOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const auto &op = getOp<RemoteIoOp>();
+    popx::TensorView offset;
+    if (hasInput(RemoteIoOp::offsetInIndex)) offset = getInTensor(RemoteIoOp::offsetInIndex);
+    const bool load = op.opid.type == "RemoteLoad";
+    auto t = load ? getOutTensor(0) : getInTensor(0);
+    const auto bytes = static_cast<size_t>(t.nbytes());
+    prog.add([dv = dv_p, id = op.bufferId(), offset, t, load, bytes] {
+      void *entry = dv->remoteEntry(id, readOffset(offset), t.info(), !load);
+      if (load) std::memcpy(t.raw(), entry, bytes);
+      else std::memcpy(entry, t.raw(), bytes);
+    });
+  }
+};
+
+} // namespace
+static popx::OpxCreator<HostLoadOpx> hostLoadOpxCreator(graphcoreOp("HostLoad"));
+static popx::OpxCreator<HostStoreOpx> hostStoreOpxCreator(graphcoreOp("HostStore"));
+static popx::OpxCreator<RemoteIoOpx> remoteLoadOpxCreator(graphcoreOp("RemoteLoad"));
+static popx::OpxCreator<RemoteIoOpx> remoteStoreOpxCreator(graphcoreOp("RemoteStore"));
+} // namespace popart::cpu

@@ -1,0 +1,43 @@
+// HostLoad, HostStore, RemoteLoad and RemoteStore: see host_io.hpp.
+#include "host_io.hpp"
+#include "popart/error.hpp"
+#include "popart/opmanager.hpp"
+
+namespace popart {
+
+const TensorId &HostIoOp::streamId() const {
+  const auto &id = attr<Attributes::String>("streamTensorId");
+  if (id.empty()) throw error("attribute 'streamTensorId' must name a host stream, got an empty string");
+  return id;
+}
+
+void HostLoadOp::setup() {
+  if (input->n() != 1) throw error("takes one input (the tensor to load into), got {}", input->n());
+  streamId();
+  outInfo(0) = inInfo(0);
+}
+
+void HostStoreOp::setup() {
+  if (input->n() != 1) throw error("takes one input (the tensor to store), got {}", input->n());
+  streamId();
+}
+
+int64_t RemoteIoOp::bufferId() const { return attr<Attributes::Int>("bufferid"); }
+
+void RemoteIoOp::setup() {
+  if (bufferId() < 0) throw error("attribute 'bufferid' is {}, expected a non-negative buffer id", bufferId());
+  if (!hasInput(0)) throw error("input 0 (the tensor to {}) is missing", opid.type == "RemoteLoad" ? "load into" : "store");
+  if (hasInput(offsetInIndex)) {
+    const TensorInfo &o = inInfo(offsetInIndex);
+    if ((o.dataType() != DataType::INT32 && o.dataType() != DataType::INT64) || o.nelms() != 1)
+      throw error("input 1 (offset) must be one INT32 or INT64 element, got {}", o.toString());
+  }
+  if (opid.type == "RemoteLoad") outInfo(0) = inInfo(0);
+}
+
+POPART_REGISTER_OP(HostLoadOp, graphcoreOp("HostLoad"), allTypes());
+POPART_REGISTER_OP(HostStoreOp, graphcoreOp("HostStore"), allTypes());
+POPART_REGISTER_OP(RemoteIoOp, graphcoreOp("RemoteLoad"), allTypes());
+POPART_REGISTER_OP(RemoteIoOp, graphcoreOp("RemoteStore"), allTypes());
+
+} // namespace popart
