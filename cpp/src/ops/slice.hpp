@@ -16,13 +16,21 @@ public:
   /// Valid after setup(): first input index and step of every input axis.
   const std::vector<int64_t> &begins() const { return begins_; }
   const std::vector<int64_t> &steps() const { return steps_; }
+  /// Starts computed at run time (x[i : i + k] with i from the graph, as in a
+  /// Loop body): the kernel reads input 1 and slices `dynamicLengths()[j]`
+  /// elements (ends - starts, a constant) along axis `dynamicAxes()[j]`.
+  bool hasDynamicStarts() const { return !dynamicAxes_.empty(); }
+  const std::vector<int64_t> &dynamicAxes() const { return dynamicAxes_; }
+  const std::vector<int64_t> &dynamicLengths() const { return dynamicLengths_; }
 
 private:
   struct Request {
     std::vector<int64_t> starts, ends, axes, steps;
   };
   Request request() const;
+  void setupDynamic();
   std::vector<int64_t> begins_, steps_;
+  std::vector<int64_t> dynamicAxes_, dynamicLengths_;
 };
 
 /// dx = zeros of x's shape with dy written where the slice read:
