@@ -149,8 +149,8 @@ void SliceOp::setupDynamic() {
     throw error("starts '{}' must be INT32 or INT64, got {}", inId(1), inInfo(1).data_type());
   auto lengths = constantDifference(inTensor(2), inTensor(1));
   if (!lengths)
-    throw error("starts '{}' are computed at run time and ends - starts is not a constant, so the output shape "
-                "is unknown; PopART needs static shapes (use ends = starts + constant, or DynamicSlice)",
+    throw error("input 1 ('{}') must be a constant known at compile time, or ends - starts a constant "
+                "(x[i : i + k]), so that the output shape is static",
                 inId(1));
   std::vector<int64_t> axes;
   if (hasInput(3)) axes = inConstInts(3);
