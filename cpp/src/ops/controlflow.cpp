@@ -307,7 +307,8 @@ std::vector<TensorInfo> PackedDataBlockOp::subgraphInputInfos(const std::string 
                                                               const std::vector<TensorInfo> &ins) const {
   const auto maxLengths = attr<Attributes::Ints>("maxSequenceLengths", {});
   const int64_t batch = attr<Attributes::Int>("callbackBatchSize", 1);
-  if (ins.size() != 3 * maxLengths.size() + 2) return {};  // setup() reports the mismatch
+  const bool valid = batch >= 1 && std::all_of(maxLengths.begin(), maxLengths.end(), [](int64_t m) { return m >= 1; });
+  if (!valid || ins.size() != 3 * maxLengths.size() + 2) return {};  // setup() reports the problem
   std::vector<TensorInfo> out;
   for (size_t i = 0; i < maxLengths.size(); ++i) {
     const TensorInfo &data = ins[3 * i];
