@@ -12,6 +12,7 @@
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
 #include "shape_util.hpp"
+#include <algorithm>
 
 namespace popart {
 namespace {

@@ -341,15 +341,19 @@ def test_sequence_counts_must_agree():
 
 @pytest.mark.parametrize("offsets,lengths,res_offsets,res_lengths,match", [
     ([0, 2, 4], [3, 4, 1], [0, 3, 5], [1, 1, 1],
-     r"running PackedDataBlock.*packed input 0 \('in0'\): sequence 1 has length 4, expected 0 to 3 \(maxSequenceLengths\[0\]\)"),
+     r"running PackedDataBlock.*packed input 0 \('in0'\): sequence 1 has length 4, expected 0 to 3 "
+     r"\(maxSequenceLengths\[0\]\)"),
     ([0, 2, 6], [3, 1, 3], [0, 3, 5], [1, 1, 1],
-     r"PackedDataBlock.*packed input 0 \('in0'\): sequence 2 covers rows \[6, 9\), outside \[0, 8\) \(the rows of the data\)"),
-    ([0, -1, 6], [3, 1, 1], [0, 3, 5], [1, 1, 1], r"PackedDataBlock.*sequence 1 covers rows \[-1, 0\)"),
+     r"PackedDataBlock.*packed input 0 \('in0'\): sequence 2 has offset 6 and length 3, so its rows are "
+     r"outside \[0, 8\) \(the rows of the data\)"),
+    ([0, -1, 6], [3, 1, 1], [0, 3, 5], [1, 1, 1], r"PackedDataBlock.*sequence 1 has offset -1 and length 1"),
     ([0, 1, 6], [3, -1, 1], [0, 3, 5], [1, 1, 1], r"PackedDataBlock.*sequence 1 has length -1"),
     ([0, 2, 4], [3, 1, 1], [0, 3, 5], [1, 4, 1],
-     r"PackedDataBlock.*resultOffsets/resultLengths: sequence 1 has length 4, expected 0 to 3 \(the callback output length\)"),
+     r"PackedDataBlock.*resultOffsets/resultLengths: sequence 1 has length 4, expected 0 to 3 "
+     r"\(the callback output length\)"),
     ([0, 2, 4], [3, 1, 1], [0, 3, 5], [1, 1, 2],
-     r"PackedDataBlock.*resultOffsets/resultLengths: sequence 2 covers rows \[5, 7\), outside \[0, 6\) \(resultSize\)"),
+     r"PackedDataBlock.*resultOffsets/resultLengths: sequence 2 has offset 5 and length 2, so its rows are "
+     r"outside \[0, 6\) \(resultSize\)"),
 ])
 def test_run_time_errors(offsets, lengths, res_offsets, res_lengths, match):
     proto, names = onnx_model()
@@ -397,3 +401,22 @@ def test_constant_inputs_fold():
     want[0] = data[4:6].max(0)
     want[3] = data[0:3].max(0)
     np.testing.assert_array_equal(session_run(b.getModelProto(), {}, out), want)
+
+
+def test_huge_int64_offset_is_an_error_not_an_overflow():
+    proto, names = onnx_model(index_type=TP.INT64)
+    values = [DATA] + [np.int64(v) for v in ([0, 2**63 - 2, 4], [3, 3, 1], [0, 3, 5], [1, 1, 1])]
+    with pytest.raises(popart.popart_exception,
+                       match=r"PackedDataBlock.*sequence 1 has offset 9223372036854775806 and length 3"):
+        run_onnx(proto, names, values)
+
+
+def test_absent_input_and_scalar_data():
+    proto, _ = onnx_model()
+    m = onnx.load_from_string(proto)
+    m.graph.node[0].input[2] = ""
+    with pytest.raises(popart.popart_exception, match=r"PackedDataBlock.*input 2 is absent"):
+        session_run(m.SerializeToString(), {}, "out")
+    proto, _ = onnx_model(data_shape=())
+    with pytest.raises(popart.popart_exception, match=r"PackedDataBlock.*input 0 \(data 'in0'\) is a scalar"):
+        session_run(proto, {}, "out")

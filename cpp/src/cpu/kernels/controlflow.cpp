@@ -283,7 +283,7 @@ public:
 // ---- PackedDataBlock ----
 
 // Rows [offset, offset + length) of a packed tensor.
-struct Span {
+struct RowSpan {
   int64_t offset = 0, length = 0;
 };
 
@@ -293,7 +293,7 @@ struct PackedIndex {
   TensorView offsets, lengths;
   int64_t maxLength = 0, rows = 0;
   std::string what, maxName, rowsName;  // for errors
-  std::vector<Span> spans;              // one per sequence, sized at grow()
+  std::vector<RowSpan> spans;           // one per sequence, sized at grow()
 
   static int64_t at(const TensorView &v, size_t s) {
     return v.dtype() == DataType::INT64 ? static_cast<const int64_t *>(v.raw())[s]
@@ -304,23 +304,23 @@ struct PackedIndex {
       const int64_t off = at(offsets, s), len = at(lengths, s);
       if (len < 0 || len > maxLength)
         throw error("{}: sequence {} has length {}, expected 0 to {} ({})", what, s, len, maxLength, maxName);
-      if (off < 0 || off + len > rows)
-        throw error("{}: sequence {} covers rows [{}, {}), outside [0, {}) ({})", what, s, off, off + len, rows,
-                    rowsName);
+      if (off < 0 || off > rows - len)  // no overflow for huge INT64 offsets
+        throw error("{}: sequence {} has offset {} and length {}, so its rows are outside [0, {}) ({})", what, s, off,
+                    len, rows, rowsName);
       spans[s] = {off, len};
     }
   }
 };
 
-// Bytes of one row (index on axis `from` - 1) of a tensor: the product of the dims from `from` on.
-int64_t rowBytes(const TensorInfo &info, size_t from) {
+// Bytes of one row (one index on axis 0) of a packed tensor.
+int64_t packedRowBytes(const TensorInfo &info) {
   int64_t n = dataTypeSize(info.dataType());
-  for (size_t d = from; d < info.shape().size(); ++d) n *= info.shape()[d];
+  for (size_t d = 1; d < info.shape().size(); ++d) n *= info.shape()[d];
   return n;
 }
 
 // Batch positions are gathered in parallel in chunks of about this many bytes.
-constexpr int64_t kGatherChunkBytes = int64_t{1} << 16;
+constexpr int64_t kPackedGatherChunkBytes = int64_t{1} << 16;
 
 struct PackedInput {
   PackedIndex index;
@@ -330,7 +330,7 @@ struct PackedInput {
   // Batch position b of the callback input <- sequence s (s < 0: none), zero padded.
   void gather(int64_t b, int64_t s) const {
     char *dst = static_cast<char *>(unpacked.raw()) + b * index.maxLength * rowBytes;
-    const Span span = s < 0 ? Span{} : index.spans[static_cast<size_t>(s)];
+    const RowSpan span = s < 0 ? RowSpan{} : index.spans[static_cast<size_t>(s)];
     if (span.length > 0)
       std::memcpy(dst, static_cast<const char *>(data.raw()) + span.offset * rowBytes,
                   static_cast<size_t>(span.length * rowBytes));
@@ -354,7 +354,7 @@ struct PackedDataBlockState {
     }, gatherGrain);
     callback->run();
     for (int64_t b = 0; b < count; ++b) {  // in sequence order: later sequences win where ranges overlap
-      const Span &r = resultIndex.spans[static_cast<size_t>(first + b)];
+      const RowSpan &r = resultIndex.spans[static_cast<size_t>(first + b)];
       std::memcpy(static_cast<char *>(result.raw()) + r.offset * outRowBytes,
                   static_cast<const char *>(out.raw()) + b * resultIndex.maxLength * outRowBytes,
                   static_cast<size_t>(r.length * outRowBytes));
@@ -383,22 +383,22 @@ public:
       in.index = {getInTensor(op.offsetsIn(i)), getInTensor(op.lengthsIn(i)), op.maxSequenceLength(i),
                   inShape(op.dataIn(i))[0], "packed input " + std::to_string(i) + " ('" + op.inId(op.dataIn(i)) + "')",
                   "maxSequenceLengths[" + std::to_string(i) + "]", "the rows of the data",
-                  std::vector<Span>(sequences)};
+                  std::vector<RowSpan>(sequences)};
       in.data = getInTensor(op.dataIn(i));
       in.unpacked = st->callback->ins[static_cast<size_t>(i)];
-      in.rowBytes = rowBytes(inInfo(op.dataIn(i)), 1);
+      in.rowBytes = packedRowBytes(inInfo(op.dataIn(i)));
       blockBytes += in.index.maxLength * in.rowBytes;
       st->ins.push_back(std::move(in));
     }
     st->implicit = bindInputs(*this, op, op.numExplicitInputs(), static_cast<size_t>(op.numPackedInputs()));
     st->resultIndex = {getInTensor(op.resultOffsetsIn()), getInTensor(op.resultLengthsIn()),
                        op.callbackOutputLength(), outShape(0)[0], "resultOffsets/resultLengths",
-                       "the callback output length", "resultSize", std::vector<Span>(sequences)};
+                       "the callback output length", "resultSize", std::vector<RowSpan>(sequences)};
     st->result = getOutTensor(0);
     st->out = st->callback->outs[0];
     st->batch = op.callbackBatchSize();
-    st->outRowBytes = rowBytes(outInfo(0), 1);
-    st->gatherGrain = std::max<int64_t>(1, kGatherChunkBytes / blockBytes);
+    st->outRowBytes = packedRowBytes(outInfo(0));
+    st->gatherGrain = std::max<int64_t>(1, kPackedGatherChunkBytes / blockBytes);
     prog.add([st] { st->run(); });
   }
 };

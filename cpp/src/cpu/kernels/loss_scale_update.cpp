@@ -9,7 +9,7 @@
 namespace popart::cpu {
 namespace {
 
-double countAt(const popx::TensorView &v, int64_t j) {
+double statisticsCount(const popx::TensorView &v, int64_t j) {
   return dispatchNumeric(v.dtype(), [&](auto tag) {
     using T = decltype(tag);
     return static_cast<double>(static_cast<compute_t<T>>(v.data<T>()[j]));
@@ -20,7 +20,7 @@ void lossScaleUpdate(KernelContext &ctx) {
   const auto &op = ctx.op<LossScaleUpdateOp>();
   double below = 0, above = 0;
   for (InIndex i = 1; i < ctx.numInputs(); ++i) {
-    const double lo = countAt(ctx.inView(i), 0), hi = countAt(ctx.inView(i), 1);
+    const double lo = statisticsCount(ctx.inView(i), 0), hi = statisticsCount(ctx.inView(i), 1);
     if (!std::isfinite(lo) || !std::isfinite(hi) || lo < 0 || hi < 0)
       throw error("gradient statistics input {} ('{}') holds [{}, {}]: counts must be finite and >= 0", i,
                   op.inId(i), lo, hi);
