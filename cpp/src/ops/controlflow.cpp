@@ -1,6 +1,7 @@
 // Control flow: If (outputs of the branch cond picks), Loop (body run while
 // i < M and cond, loop-carried values fed back, scan outputs stacked), Scan
-// (body run over slices of the scan inputs), Call (a sub-graph as a function).
+// (body run over slices of the scan inputs), Call (a sub-graph as a function),
+// PackedDataBlock (a callback run over batches of unpacked sequences).
 // Gradients run backward graphs made by autodiff (transforms/autodiff/):
 // CallGrad calls one, IfGrad runs the one of the branch taken, and
 // ScanGrad/LoopGrad run one per iteration in reverse (chain rule through the
@@ -11,6 +12,7 @@
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
 #include "shape_util.hpp"
+#include <algorithm>
 
 namespace popart {
 namespace {
@@ -38,6 +40,13 @@ Shape dropLeading(const Shape &s, size_t n) {
 }
 Shape scanSliceShape(const Shape &s, int64_t axis, bool scan8) {
   return scan8 ? dropLeading(s, 2) : withoutAxis(s, axis);
+}
+
+// PackedDataBlock: packed data [total, ...rest] -> callback input [batch, maxLength, ...rest].
+TensorInfo unpackedInfo(const TensorInfo &data, int64_t batch, int64_t maxLength) {
+  Shape s{batch, maxLength};
+  s.insert(s.end(), data.shape().begin() + 1, data.shape().end());
+  return TensorInfo(data.dataType(), s);
 }
 
 } // namespace
@@ -282,6 +291,87 @@ void CallOp::setup() {
   for (const auto &[i, t] : output->tensorMap()) outInfo(i) = graphOutputInfo(callee, static_cast<size_t>(i));
 }
 
+// ---- PackedDataBlock ----
+
+void PackedDataBlockOp::readAttributes() {
+  maxLengths_ = attr<Attributes::Ints>("maxSequenceLengths");
+  if (maxLengths_.empty()) throw error("attribute 'maxSequenceLengths' is empty; it needs one entry per packed input");
+  for (size_t i = 0; i < maxLengths_.size(); ++i)
+    if (maxLengths_[i] < 1) throw error("maxSequenceLengths[{}] is {}, expected >= 1", i, maxLengths_[i]);
+  batch_ = attr<Attributes::Int>("callbackBatchSize");
+  if (batch_ < 1) throw error("attribute 'callbackBatchSize' is {}, expected >= 1", batch_);
+  if (attr<Attributes::Int>("resultSize") < 0)
+    throw error("attribute 'resultSize' is {}, expected >= 0", attr<Attributes::Int>("resultSize"));
+}
+
+std::vector<TensorInfo> PackedDataBlockOp::subgraphInputInfos(const std::string &,
+                                                              const std::vector<TensorInfo> &ins) const {
+  const auto maxLengths = attr<Attributes::Ints>("maxSequenceLengths", {});
+  const int64_t batch = attr<Attributes::Int>("callbackBatchSize", 1);
+  const bool valid = batch >= 1 && std::all_of(maxLengths.begin(), maxLengths.end(), [](int64_t m) { return m >= 1; });
+  if (!valid || ins.size() != 3 * maxLengths.size() + 2) return {};  // setup() reports the problem
+  std::vector<TensorInfo> out;
+  for (size_t i = 0; i < maxLengths.size(); ++i) {
+    const TensorInfo &data = ins[3 * i];
+    if (!data.isSet() || data.rank() < 1) return {};
+    out.push_back(unpackedInfo(data, batch, maxLengths[i]));
+  }
+  return out;
+}
+
+// Offsets and lengths: INT32 or INT64 vectors of one common length S.
+void PackedDataBlockOp::checkIndexInput(InIndex in, const char *what) {
+  const TensorInfo &x = inInfo(in);
+  if ((x.dataType() != DataType::INT32 && x.dataType() != DataType::INT64) || x.rank() != 1)
+    throw error("input {} ({} '{}') is {}, expected an INT32 or INT64 vector", in, what, inId(in), x.toString());
+  if (numSequences_ >= 0 && x.shape()[0] != numSequences_)
+    throw error("input {} ({} '{}') has {} entries but input 1 has {}: every offsets and lengths input needs one "
+                "entry per sequence", in, what, inId(in), x.shape()[0], numSequences_);
+  numSequences_ = x.shape()[0];
+}
+
+void PackedDataBlockOp::setupCallbackOutput(const Graph &callback) {
+  if (callback.getOutputIds().size() != 1)
+    throw error("the callback '{}' has {} outputs, expected 1", callback.id, callback.getOutputIds().size());
+  const TensorInfo &y = graphOutputInfo(callback, 0);
+  if (y.rank() < 2 || y.shape()[0] != batch_)
+    throw error("the callback output is {}, expected shape [callbackBatchSize = {}, L, ...]", y.toString(), batch_);
+  outLength_ = y.shape()[1];
+  Shape s{attr<Attributes::Int>("resultSize")};
+  s.insert(s.end(), y.shape().begin() + 2, y.shape().end());
+  if (output->maxIndex() != 1 || !hasOutput(0))
+    throw error("the node has {} outputs, PackedDataBlock gives exactly 1", output->n());
+  outInfo(0) = TensorInfo(y.dataType(), s);
+}
+
+void PackedDataBlockOp::setup() {
+  readAttributes();
+  const int n = numPackedInputs();
+  if (numExplicitInputs() != 3 * n + 2)
+    throw error("the node has {} inputs, expected 3 * {} + 2 = {}: (data, offsets, lengths) for each of the {} "
+                "packed inputs that maxSequenceLengths {} describes, then resultOffsets and resultLengths",
+                numExplicitInputs(), n, 3 * n + 2, n, maxLengths_);
+  for (InIndex i = 0; i < 3 * n + 2; ++i)
+    if (!hasInput(i)) throw error("input {} is absent; PackedDataBlock needs every input", i);
+  const Graph &callback = subgraph("callback");
+  checkInputCount(callback, static_cast<size_t>(n));
+  numSequences_ = -1;
+  for (int i = 0; i < n; ++i) {
+    const InIndex d = dataIn(i);
+    if (inRank(d) < 1) throw error("input {} (data '{}') is a scalar, expected rank >= 1", d, inId(d));
+    const TensorInfo want = unpackedInfo(inInfo(d), batch_, maxLengths_[static_cast<size_t>(i)]);
+    const TensorInfo &got = graphInputInfo(callback, static_cast<size_t>(i));
+    if (got != want)
+      throw error("callback input {} is {}, expected {} ([callbackBatchSize, maxSequenceLengths[{}], ...] of "
+                  "data input {} '{}')", i, got.toString(), want.toString(), i, d, inId(d));
+    checkIndexInput(offsetsIn(i), "offsets");
+    checkIndexInput(lengthsIn(i), "lengths");
+  }
+  checkIndexInput(resultOffsetsIn(), "resultOffsets");
+  checkIndexInput(resultLengthsIn(), "resultLengths");
+  setupCallbackOutput(callback);
+}
+
 // ---- Gradients ----
 
 CallGradOp::CallGradOp(const CallOp &fwd, const GraphId &backward, SubgraphGradWiring wiring)
@@ -338,6 +428,7 @@ POPART_REGISTER_OP(IfOp, onnxOp("If", {1, 11, 13, 16, 19, 21}));
 POPART_REGISTER_OP(LoopOp, onnxOp("Loop", {1, 11, 13, 16, 19, 21}));
 POPART_REGISTER_OP(ScanOp, onnxOp("Scan", {8, 9, 11, 16, 19, 21}));
 POPART_REGISTER_OP(CallOp, graphcoreOp("Call", {1}));
+POPART_REGISTER_OP(PackedDataBlockOp, graphcoreOp("PackedDataBlock", {1}));
 POPART_REGISTER_OP(CallGradOp, internalOp("CallGrad"));
 POPART_REGISTER_OP(IfGradOp, internalOp("IfGrad"));
 POPART_REGISTER_OP(LoopScanGradOp, internalOp("ScanGrad"));

@@ -1,5 +1,5 @@
-// Ops that run sub-graphs: If, Loop, Scan (ai.onnx) and Call (ai.graphcore),
-// and their gradients, which run backward graphs made by autodiff. Named by
+// Ops that run sub-graphs: If, Loop, Scan (ai.onnx), Call and PackedDataBlock
+// (ai.graphcore), and their gradients, which run backward graphs made by autodiff. Named by
 // the importer (sub-graph input types), autodiff and the CPU kernels.
 #pragma once
 #include "popart/op.hpp"
@@ -117,6 +117,47 @@ public:
   std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &ins) const override {
     return ins;
   }
+};
+
+/// PackedDataBlock (ai.graphcore 1): runs `callback` over packed variable-length
+/// sequences, callbackBatchSize of them at a time. Inputs: for each of the N
+/// packed inputs (N = size of maxSequenceLengths) a triple (data_i [total_i,
+/// ...rest_i], offsets_i [S], lengths_i [S]), then resultOffsets [S] and
+/// resultLengths [S] (index tensors INT32 or INT64); sequence s of input i is
+/// data_i[offsets_i[s] : offsets_i[s] + lengths_i[s]]. The callback takes N inputs
+/// [callbackBatchSize, maxSequenceLengths[i], ...rest_i] (sequences zero padded;
+/// the last batch is filled up with empty ones) and gives one output
+/// [callbackBatchSize, L, ...rest_out]. Output: [resultSize, ...rest_out], zero
+/// except result[resultOffsets[s] : +resultLengths[s]] = out[b, :resultLengths[s]]
+/// for sequence s at batch position b (later sequences win where ranges overlap).
+/// No gradient.
+class PackedDataBlockOp final : public SubgraphOp {
+public:
+  using SubgraphOp::SubgraphOp;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::string> subgraphAttributes() const override { return {"callback"}; }
+  std::vector<TensorInfo> subgraphInputInfos(const std::string &, const std::vector<TensorInfo> &ins) const override;
+
+  /// Valid after setup().
+  int numPackedInputs() const { return static_cast<int>(maxLengths_.size()); }
+  int64_t maxSequenceLength(int i) const { return maxLengths_.at(static_cast<size_t>(i)); }
+  int64_t numSequences() const { return numSequences_; }
+  int64_t callbackBatchSize() const { return batch_; }
+  /// Rows per sequence in the callback output (its axis 1).
+  int64_t callbackOutputLength() const { return outLength_; }
+  InIndex dataIn(int i) const { return 3 * i; }
+  InIndex offsetsIn(int i) const { return 3 * i + 1; }
+  InIndex lengthsIn(int i) const { return 3 * i + 2; }
+  InIndex resultOffsetsIn() const { return 3 * numPackedInputs(); }
+  InIndex resultLengthsIn() const { return 3 * numPackedInputs() + 1; }
+
+private:
+  void readAttributes();
+  void checkIndexInput(InIndex in, const char *what);
+  void setupCallbackOutput(const Graph &callback);
+  std::vector<int64_t> maxLengths_;
+  int64_t numSequences_ = -1, batch_ = 1, outLength_ = 0;
 };
 
 /// Wiring of a control-flow grad op, decided by autodiff when it builds the

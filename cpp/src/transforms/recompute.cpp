@@ -30,7 +30,7 @@ bool isExpensive(const std::string &type) {
   static const std::set<std::string> heavy{"MatMul", "Gemm", "Conv", "ConvTranspose", "MultiConv",
                                            "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool",
                                            "LpPool", "LSTM", "GRU", "RNN", "Call", "If", "Loop", "Scan",
-                                           "Einsum"};
+                                           "PackedDataBlock", "Einsum"};
   return heavy.count(type) > 0;
 }
 

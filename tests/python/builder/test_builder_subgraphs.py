@@ -119,13 +119,14 @@ def test_multiconv_and_packed_data_block(to_onnx):
     attrs = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
     assert attrs["strides"] == [1, 1, 2, 2] and attrs["planType"] == b"parallel"
     cb = b.createSubgraphBuilder()
-    ci = cb.addInputTensor("FLOAT", [2])
+    ci = cb.addInputTensor("FLOAT", [1, 4, 2])  # [callbackBatchSize, maxSequenceLengths[0], ...]
     cb.addOutputTensor(cb.aiOnnx.relu([ci]))
     data = b.addInputTensor("FLOAT", [4, 2])
-    out = b.aiGraphcore.packedDataBlock([data], [4], 4, 1, cb)
+    index = [b.addInputTensor("INT32", [3]) for _ in range(4)]  # offsets, lengths, resultOffsets, resultLengths
+    out = b.aiGraphcore.packedDataBlock([data] + index, [4], 4, 1, cb)
     assert isinstance(out, str)
     node = to_onnx(b).graph.node[-1]
-    assert node.op_type == "PackedDataBlock"
+    assert node.op_type == "PackedDataBlock" and list(node.input) == [data] + index
     assert {a.name for a in node.attribute} == {"maxSequenceLengths", "resultSize", "callbackBatchSize", "callback"}
 
 

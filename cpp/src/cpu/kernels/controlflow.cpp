@@ -4,6 +4,9 @@
 // Scan stage loop-carried values in the op's outputs between iterations
 // (body outputs -> outputs -> body inputs, safe when the body swaps them) and
 // write each iteration's scan outputs into a slice of the op's outputs.
+// PackedDataBlock checks every sequence's span first, then per batch gathers
+// the sequences into the callback's zero-padded inputs (in parallel over the
+// batch positions) and scatters the callback output rows into the result.
 // Gradients: CallGrad is a Call; IfGrad binds the inputs of the branch taken;
 // ScanGrad/LoopGrad run the backward body from the last iteration to the
 // first, staging carried gradients in the op's outputs and summing the
@@ -277,6 +280,129 @@ public:
   }
 };
 
+// ---- PackedDataBlock ----
+
+// Rows [offset, offset + length) of a packed tensor.
+struct RowSpan {
+  int64_t offset = 0, length = 0;
+};
+
+// The offsets and lengths of one packed tensor (an input or the result), read
+// and checked at every run: 0 <= length <= maxLength, rows inside [0, rows).
+struct PackedIndex {
+  TensorView offsets, lengths;
+  int64_t maxLength = 0, rows = 0;
+  std::string what, maxName, rowsName;  // for errors
+  std::vector<RowSpan> spans;           // one per sequence, sized at grow()
+
+  static int64_t at(const TensorView &v, size_t s) {
+    return v.dtype() == DataType::INT64 ? static_cast<const int64_t *>(v.raw())[s]
+                                        : static_cast<const int32_t *>(v.raw())[s];
+  }
+  void read() {
+    for (size_t s = 0; s < spans.size(); ++s) {
+      const int64_t off = at(offsets, s), len = at(lengths, s);
+      if (len < 0 || len > maxLength)
+        throw error("{}: sequence {} has length {}, expected 0 to {} ({})", what, s, len, maxLength, maxName);
+      if (off < 0 || off > rows - len)  // no overflow for huge INT64 offsets
+        throw error("{}: sequence {} has offset {} and length {}, so its rows are outside [0, {}) ({})", what, s, off,
+                    len, rows, rowsName);
+      spans[s] = {off, len};
+    }
+  }
+};
+
+// Bytes of one row (one index on axis 0) of a packed tensor.
+int64_t packedRowBytes(const TensorInfo &info) {
+  int64_t n = dataTypeSize(info.dataType());
+  for (size_t d = 1; d < info.shape().size(); ++d) n *= info.shape()[d];
+  return n;
+}
+
+// Batch positions are gathered in parallel in chunks of about this many bytes.
+constexpr int64_t kPackedGatherChunkBytes = int64_t{1} << 16;
+
+struct PackedInput {
+  PackedIndex index;
+  TensorView data, unpacked;  // unpacked: the callback input
+  int64_t rowBytes = 0;
+
+  // Batch position b of the callback input <- sequence s (s < 0: none), zero padded.
+  void gather(int64_t b, int64_t s) const {
+    char *dst = static_cast<char *>(unpacked.raw()) + b * index.maxLength * rowBytes;
+    const RowSpan span = s < 0 ? RowSpan{} : index.spans[static_cast<size_t>(s)];
+    if (span.length > 0)
+      std::memcpy(dst, static_cast<const char *>(data.raw()) + span.offset * rowBytes,
+                  static_cast<size_t>(span.length * rowBytes));
+    std::memset(dst + span.length * rowBytes, 0, static_cast<size_t>((index.maxLength - span.length) * rowBytes));
+  }
+};
+
+struct PackedDataBlockState {
+  std::shared_ptr<GraphRun> callback;
+  InputBinding implicit;
+  std::vector<PackedInput> ins;
+  PackedIndex resultIndex;
+  TensorView result, out;  // out: the callback output
+  int64_t batch = 1, outRowBytes = 0, gatherGrain = 1;
+
+  void runBatch(int64_t first) const {
+    const int64_t count = std::min<int64_t>(batch, static_cast<int64_t>(resultIndex.spans.size()) - first);
+    popx::Opx::parallelFor(batch, [&](int64_t begin, int64_t end) {
+      for (int64_t b = begin; b < end; ++b)
+        for (const auto &in : ins) in.gather(b, b < count ? first + b : -1);
+    }, gatherGrain);
+    callback->run();
+    for (int64_t b = 0; b < count; ++b) {  // in sequence order: later sequences win where ranges overlap
+      const RowSpan &r = resultIndex.spans[static_cast<size_t>(first + b)];
+      std::memcpy(static_cast<char *>(result.raw()) + r.offset * outRowBytes,
+                  static_cast<const char *>(out.raw()) + b * resultIndex.maxLength * outRowBytes,
+                  static_cast<size_t>(r.length * outRowBytes));
+    }
+  }
+  void run() {
+    for (auto &in : ins) in.index.read();
+    resultIndex.read();
+    zeroBytes(result.raw(), result.nbytes());
+    implicit.copyInto(*callback);
+    for (int64_t first = 0; first < static_cast<int64_t>(resultIndex.spans.size()); first += batch) runBatch(first);
+  }
+};
+
+class PackedDataBlockOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const auto &op = getOp<PackedDataBlockOp>();
+    auto st = std::make_shared<PackedDataBlockState>();
+    st->callback = std::make_shared<GraphRun>(*dv_p, op.subgraph("callback"));
+    const auto sequences = static_cast<size_t>(op.numSequences());
+    int64_t blockBytes = 1;  // callback input bytes per batch position
+    for (int i = 0; i < op.numPackedInputs(); ++i) {
+      PackedInput in;
+      in.index = {getInTensor(op.offsetsIn(i)), getInTensor(op.lengthsIn(i)), op.maxSequenceLength(i),
+                  inShape(op.dataIn(i))[0], "packed input " + std::to_string(i) + " ('" + op.inId(op.dataIn(i)) + "')",
+                  "maxSequenceLengths[" + std::to_string(i) + "]", "the rows of the data",
+                  std::vector<RowSpan>(sequences)};
+      in.data = getInTensor(op.dataIn(i));
+      in.unpacked = st->callback->ins[static_cast<size_t>(i)];
+      in.rowBytes = packedRowBytes(inInfo(op.dataIn(i)));
+      blockBytes += in.index.maxLength * in.rowBytes;
+      st->ins.push_back(std::move(in));
+    }
+    st->implicit = bindInputs(*this, op, op.numExplicitInputs(), static_cast<size_t>(op.numPackedInputs()));
+    st->resultIndex = {getInTensor(op.resultOffsetsIn()), getInTensor(op.resultLengthsIn()),
+                       op.callbackOutputLength(), outShape(0)[0], "resultOffsets/resultLengths",
+                       "the callback output length", "resultSize", std::vector<RowSpan>(sequences)};
+    st->result = getOutTensor(0);
+    st->out = st->callback->outs[0];
+    st->batch = op.callbackBatchSize();
+    st->outRowBytes = packedRowBytes(outInfo(0));
+    st->gatherGrain = std::max<int64_t>(1, kPackedGatherChunkBytes / blockBytes);
+    prog.add([st] { st->run(); });
+  }
+};
+
 // ---- IfGrad: the backward graph of the branch taken, on its own inputs. ----
 class IfGradOpx final : public popx::Opx {
 public:
@@ -383,6 +509,7 @@ static popx::OpxCreator<IfOpx> ifOpxCreator(onnxOp("If"));
 static popx::OpxCreator<LoopOpx> loopOpxCreator(onnxOp("Loop"));
 static popx::OpxCreator<ScanOpx> scanOpxCreator(onnxOp("Scan"));
 static popx::OpxCreator<CallOpx> callOpxCreator(graphcoreOp("Call"));
+static popx::OpxCreator<PackedDataBlockOpx> packedDataBlockOpxCreator(graphcoreOp("PackedDataBlock"));
 static popx::OpxCreator<CallOpx> callGradOpxCreator(internalOp("CallGrad"));
 static popx::OpxCreator<IfGradOpx> ifGradOpxCreator(internalOp("IfGrad"));
 static popx::OpxCreator<LoopScanGradOpx> scanGradOpxCreator(internalOp("ScanGrad"));
