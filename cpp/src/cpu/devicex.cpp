@@ -184,6 +184,7 @@ void Devicex::prepare() {
 }
 
 void Devicex::weightsFromHost() {
+  ++hostWrites_;
   for (Graph *g : ir_.getAllGraphs())
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
       if (t->hasTensorData() && buffers_.count(t))
@@ -191,9 +192,31 @@ void Devicex::weightsFromHost() {
 }
 
 void Devicex::writeTensorToDevice(const Tensor *t) {
+  ++hostWrites_;
   auto it = buffers_.find(t);
   if (it != buffers_.end() && t->hasTensorData())
     std::memcpy(it->second, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+}
+
+namespace {
+
+// An op writes t, or a view of t, in place.
+bool modifiedByOps(const Tensor *t) {
+  for (Op *c : t->consumers.getOps())
+    for (int i : c->input->indices(const_cast<Tensor *>(t))) {
+      if (c->modifies(i)) return true;
+      for (const auto &[o, out] : c->output->tensorMap())
+        if (c->aliases(i, o) && modifiedByOps(out)) return true;
+    }
+  return false;
+}
+
+} // namespace
+
+const uint64_t *Devicex::hostWriteCounter(const Tensor *t) const {
+  const bool hostOnly = t->tensorType() == TensorType::Const ||
+                        (t->tensorType() == TensorType::Variable && !ir_.isTraining());
+  return hostOnly && !modifiedByOps(t) ? &hostWrites_ : nullptr;
 }
 
 void Devicex::weightsToHost() {

@@ -72,6 +72,12 @@ public:
   /// shaped `entry`; a store may add entries, a load needs a stored entry.
   void *remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, bool forStore);
 
+  /// For a tensor whose device buffer only the host writes (a Const, or a
+  /// Variable of an inference IR that no op modifies): a counter that changes
+  /// whenever the host writes device weights, so kernels may cache a derived
+  /// copy (a oneDNN weight layout). Null when ops may change the tensor.
+  const uint64_t *hostWriteCounter(const Tensor *t) const;
+
   /// fn(buffer) after tensor t is written in a micro-batch of `replica`.
   void addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica);
 
@@ -119,6 +125,7 @@ private:
   };
   std::unordered_map<const Tensor *, std::vector<TensorCallback>> callbacks_;
   int64_t replica_ = 0;  // of the micro-batch being run
+  uint64_t hostWrites_ = 0;  // weightsFromHost / writeTensorToDevice calls
   IStepIO *io_ = nullptr;  // while run() runs, for HostLoad/HostStore
   MicroBatch microBatch_{};
   std::set<TensorId> anchorsStoredByOps_;  // HostStore ops write these, not writeAnchors

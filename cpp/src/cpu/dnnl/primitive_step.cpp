@@ -40,6 +40,15 @@ dnnl::memory PrimitiveStep::inputAs(const dnnl::memory &plain, const dnnl::memor
   return m;
 }
 
+dnnl::memory PrimitiveStep::inputCachedAs(const dnnl::memory &plain, const dnnl::memory::desc &want,
+                                          const uint64_t *counter) {
+  if (!counter) return inputAs(plain, want);
+  if (plain.get_desc() == want) return plain;
+  dnnl::memory to(want, dnnl_ctx::engine());  // owned by the step, laid out for the primitive
+  cached_.push_back({dnnl::reorder(plain, to), plain, to, counter, ~uint64_t{0}});  // never a counter value
+  return to;
+}
+
 dnnl::memory PrimitiveStep::outputAs(const dnnl::memory &plain, const dnnl::memory::desc &have) {
   return plain.get_desc() == have ? plain : workspaceMemory(have);
 }
@@ -54,6 +63,11 @@ void PrimitiveStep::operator()() const {
     workspace_[i].set_data_handle(dnnlWorkspaceSlot(i, workspace_[i].get_desc().get_size()));
   staging.toFloat();
   auto &s = dnnl_ctx::stream();
+  for (auto &c : cached_)
+    if (c.seen != *c.counter) {
+      c.reorder.execute(s, c.from, c.to);
+      c.seen = *c.counter;
+    }
   for (const auto &[p, args] : primitives) p.execute(s, args);
   s.wait();
   if (epilogue) epilogue();

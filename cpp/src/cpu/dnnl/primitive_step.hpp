@@ -22,6 +22,10 @@ struct PrimitiveStep {
   /// `plain` seen with layout `want`: `plain` itself when the layouts agree,
   /// else a workspace memory filled by a reorder appended now.
   dnnl::memory inputAs(const dnnl::memory &plain, const dnnl::memory::desc &want);
+  /// inputAs for a tensor only the host writes (Devicex::hostWriteCounter):
+  /// reordered into step-owned memory at the first run and again only after
+  /// *counter changes. A null counter falls back to inputAs.
+  dnnl::memory inputCachedAs(const dnnl::memory &plain, const dnnl::memory::desc &want, const uint64_t *counter);
   /// Memory of layout `have` for a primitive output that must end in `plain`:
   /// `plain` itself when the layouts agree (else a workspace memory); then call
   /// finishOutput after adding the primitive.
@@ -36,6 +40,13 @@ struct PrimitiveStep {
 private:
   dnnl::memory workspaceMemory(const dnnl::memory::desc &md);
   std::vector<dnnl::memory> workspace_;  // bound to per-thread workspace slot i at each run
+  struct CachedReorder {
+    dnnl::reorder reorder;
+    dnnl::memory from, to;
+    const uint64_t *counter;
+    uint64_t seen;  // the counter's value when `to` was made (all ones: not yet)
+  };
+  mutable std::vector<CachedReorder> cached_;  // refreshed by operator()
 };
 
 /// Appends a step running `step` to `prog`; logs (opx, debug) the implementations oneDNN chose for opx's op.

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include "ops/conv_attributes.hpp"
 #ifdef POPART_WITH_DNNL
+#include "cpu/devicex.hpp"
 #include "cpu/dnnl/primitive_step.hpp"
 #include "cpu/dnnl/tensor_layout.hpp"
 #include "popart/tensor.hpp"
@@ -115,7 +116,7 @@ struct ConvDnnl {
 /// destination holds, so z is copied (reordered) into it first. y stays in the primitive's layout when
 /// tensor `yt` may hold it (then published), else it is reordered to plain.
 void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, memory w, memory b, memory z,
-                 memory y, const Tensor *yt) {
+                 memory y, const Tensor *yt, const uint64_t *wCounter) {
   dnnl::post_ops ops;
   if (z) ops.append_sum();
   if (relu) ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
@@ -123,7 +124,7 @@ void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, 
   attr.set_post_ops(ops);
   auto pd = ConvDnnl(cs).forward(dnnl::prop_kind::forward_inference, bool(b), cs.m(), attr);
   PrimitiveStep::Args args{{DNNL_ARG_SRC, step.inputAs(x, pd.src_desc())},
-                           {DNNL_ARG_WEIGHTS, step.inputAs(w, pd.weights_desc())}};
+                           {DNNL_ARG_WEIGHTS, step.inputCachedAs(w, pd.weights_desc(), wCounter)}};
   if (yt && tensor_layout::storable(*yt, pd.dst_desc()) == pd.dst_desc())
     y = dnnl_ctx::wrap(pd.dst_desc(), y.get_data_handle());
   memory out = step.outputAs(y, pd.dst_desc());
@@ -203,7 +204,8 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
     if (opx.op_p->opid.type == "ConvTranspose")
       growDeconv(*step, cs, w, b, y, x);
     else if (r.pass == ConvPass::Forward)
-      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr);
+      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr,
+                  opx.dv_p->hostWriteCounter(op.inTensor(r.w)));
     else
       growBackward(*step, cs, r.pass, x, w, y);
   } catch (const dnnl::error &) {
