@@ -5,8 +5,9 @@
 // ConvFused: forward, then + Z (input 3) and ReLU (attribute relu) as oneDNN sum/eltwise post-ops.
 // ConvFlipWeights: W [M, C/G, k...] -> [C, M/G, k...], channels swapped per group, spatial dims flipped.
 // oneDNN (FLOAT/FLOAT16 staged in float) builds the primitive once in grow() in the layouts it prefers, with
-// reorders from/to the plain buffers at each run (weights change between runs), except that Conv/ConvFused
-// activations may arrive in and stay in oneDNN layouts (cpu/dnnl/tensor_layout.hpp); plain loops otherwise.
+// reorders from/to the plain buffers at each run, except that Conv/ConvFused activations may arrive in and stay
+// in oneDNN layouts (cpu/dnnl/tensor_layout.hpp) and that forward weights only the host writes are reordered
+// once per host write (PrimitiveStep::inputCachedAs); plain loops otherwise.
 #include "conv_loops.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "popart/error.hpp"
@@ -162,7 +163,8 @@ void growBackward(PrimitiveStep &step, const ConvShape &cs, ConvPass pass, memor
 }
 
 /// ConvTranspose: oneDNN deconvolution from y (its input) to x (its output), with optional bias b.
-void growDeconv(PrimitiveStep &step, const ConvShape &cs, memory w, memory b, memory y, memory x) {
+void growDeconv(PrimitiveStep &step, const ConvShape &cs, memory w, memory b, memory y, memory x,
+                const uint64_t *wCounter) {
   ConvDnnl d(cs);
   auto wd = d.deconvWeights(cs);
   auto wAny = memory::desc(wd.get_dims(), memory::data_type::f32, memory::format_tag::any);
@@ -201,11 +203,11 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
   if (r.bias >= 0 && opx.hasInput(r.bias)) b = dnnl_ctx::plainMemory({r.xOut() ? cs.c() : cs.m()}, view(r.bias, false));
   if (r.addend >= 0 && opx.hasInput(r.addend)) z = dnnl_ctx::wrap(layout(r.addend, cs.y), view(r.addend, false));
   try {
+    const uint64_t *wCounter = r.wOut() ? nullptr : opx.dv_p->hostWriteCounter(op.inTensor(r.w));
     if (opx.op_p->opid.type == "ConvTranspose")
-      growDeconv(*step, cs, w, b, y, x);
+      growDeconv(*step, cs, w, b, y, x, wCounter);
     else if (r.pass == ConvPass::Forward)
-      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr,
-                  opx.dv_p->hostWriteCounter(op.inTensor(r.w)));
+      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr, wCounter);
     else
       growBackward(*step, cs, r.pass, x, w, y);
   } catch (const dnnl::error &) {
