@@ -7,7 +7,9 @@
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/constfold.hpp"
+#include "transforms/host_copy_ops.hpp"
 #include "transforms/inplace.hpp"
+#include "transforms/order_modifiers.hpp"
 #include "transforms/prune.hpp"
 #include <gtest/gtest.h>
 #include <unordered_set>
@@ -124,4 +126,39 @@ TEST(MemoryPlan, ReusesDeadBuffersAndAliasesInplace) {
   plan = popx::planMemory(c.g, schedule, {c.g.getTensor("c")});
   EXPECT_EQ(plan.arenaBytes, popx::alignUp(4 * 8 * 4));
   EXPECT_EQ(plan.aliasRoot.at(c.g.getTensor("c")), c.g.getTensor("a"));
+}
+
+TEST(Transforms, ModifierRunsAfterOtherReaders) {
+  Ir ir;
+  Graph &g = ir.getMainGraph();
+  g.getTensors().addStream("x", TensorInfo(DataType::FLOAT, {3}));
+  g.getTensors().addStream("y", TensorInfo(DataType::FLOAT, {3}));
+  addRelu(g, "x", "t");
+  Op *add = g.createConnectedOp({"ai.graphcore", "AddLhsInplace", 1}, {{0, "t"}, {1, "y"}}, {{0, "s"}}, Attributes());
+  Op *reader = addRelu(g, "t", "r");  // created after the in-place add, reads t's old value
+  Op *after = addRelu(g, "s", "u");   // reads the add's result: must stay after it
+  add->settings.schedulePriority = 10;  // the scheduler would run it first
+  orderModifiers(g);
+  auto s = g.getOpSchedule();
+  auto at = [&](Op *op) { return std::find(s.begin(), s.end(), op) - s.begin(); };
+  EXPECT_LT(at(reader), at(add));
+  EXPECT_LT(at(add), at(after));
+}
+
+TEST(Transforms, HostCopyOpsLoadStreamsAndStoreAnchors) {
+  Chain c;
+  addHostCopyOps(c.ir);
+  Tensor *x = c.g.getTensor("x");
+  EXPECT_EQ(x->tensorType(), TensorType::ActGrad);
+  ASSERT_TRUE(x->hasProducer());
+  Op *load = x->getProducer();
+  EXPECT_EQ(load->opid.type, "HostLoad");
+  EXPECT_EQ(load->attr<Attributes::String>("streamTensorId"), "x");
+  EXPECT_EQ(load->inTensor(0)->getProducer()->opid.type, "Init");
+  Tensor *anchor = c.g.getTensor("c");
+  ASSERT_EQ(anchor->consumers.getTotal(), 1);
+  Op *store = anchor->consumers.getOps().at(0);
+  EXPECT_EQ(store->opid.type, "HostStore");
+  EXPECT_EQ(store->attr<Attributes::String>("streamTensorId"), "c");
+  EXPECT_TRUE(c.g.getTensors().getOfType(TensorType::Stream).empty());
 }
