@@ -327,3 +327,13 @@ def popart_cast_bitcast(x, to):
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 26)])
     model.ir_version = 10
     return run(model, {"x": x})
+
+
+def test_only_cast_and_data_movement_ops_take_storage_types():
+    import popart_core
+    movers = {"BitCast", "Cast", "CastLike", "Concat", "DepthToSpace", "Expand", "Flatten", "Gather",
+              "GatherElements", "GatherND", "Identity", "Pad", "Reshape", "ReverseSequence", "Scatter",
+              "ScatterElements", "ScatterND", "Shape", "Size", "Slice", "SpaceToDepth", "Split", "Squeeze", "Tile",
+              "Transpose", "Unsqueeze"}
+    taking = {t for d, t, v, types, g in popart_core._operatorTable(False) if d == "ai.onnx" and "INT4" in types}
+    assert taking == movers
