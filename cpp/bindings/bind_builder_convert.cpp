@@ -19,8 +19,17 @@ std::set<TensorId> toIdSet(const py::object &obj) {
   return ids;
 }
 
+namespace {
+// Builder constants may also be complex (StepIO buffers may not).
+DataType constantTypeOf(const py::dtype &dt) {
+  if (dt.kind() == 'c' && dt.itemsize() == 8) return DataType::COMPLEX64;
+  if (dt.kind() == 'c' && dt.itemsize() == 16) return DataType::COMPLEX128;
+  return dataTypeOf(dt);
+}
+} // namespace
+
 ConstTensorData tensorDataOf(const py::array &arr) {
-  auto type = dataTypeOf(arr.dtype());
+  auto type = constantTypeOf(arr.dtype());
   auto c = py::array::ensure(arr, py::array::c_style);
   Shape shape(c.shape(), c.shape() + c.ndim());
   ConstTensorData d{TensorInfo(type, shape), {}};

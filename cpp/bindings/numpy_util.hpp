@@ -39,8 +39,6 @@ inline DataType dataTypeOf(const py::dtype &dt) {
   if (kind == 'u' && size == 2) return DataType::UINT16;
   if (kind == 'u' && size == 4) return DataType::UINT32;
   if (kind == 'u' && size == 8) return DataType::UINT64;
-  if (kind == 'c' && size == 8) return DataType::COMPLEX64;
-  if (kind == 'c' && size == 16) return DataType::COMPLEX128;
   throw error("numpy dtype '{}' has no popart equivalent", name);
 }
 
