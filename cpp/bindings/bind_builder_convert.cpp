@@ -1,5 +1,6 @@
 // Python <-> C++ conversions for the Builder bindings (see bind_builder_convert.hpp).
 #include "bind_builder_convert.hpp"
+#include "numpy_util.hpp"
 #include "popart/error.hpp"
 #include <pybind11/stl.h>
 
@@ -18,39 +19,17 @@ std::set<TensorId> toIdSet(const py::object &obj) {
   return ids;
 }
 
-DataType dataTypeOfNumpy(const py::dtype &dt) {
-  auto kind = dt.kind();
-  auto size = dt.itemsize();
-  switch (kind) {
-  case 'b': return DataType::BOOL;
-  case 'f':
-    if (size == 2) return DataType::FLOAT16;
-    if (size == 4) return DataType::FLOAT;
-    if (size == 8) return DataType::DOUBLE;
-    break;
-  case 'i':
-    if (size == 1) return DataType::INT8;
-    if (size == 2) return DataType::INT16;
-    if (size == 4) return DataType::INT32;
-    if (size == 8) return DataType::INT64;
-    break;
-  case 'u':
-    if (size == 1) return DataType::UINT8;
-    if (size == 2) return DataType::UINT16;
-    if (size == 4) return DataType::UINT32;
-    if (size == 8) return DataType::UINT64;
-    break;
-  case 'c':
-    if (size == 8) return DataType::COMPLEX64;
-    if (size == 16) return DataType::COMPLEX128;
-    break;
-  default: break;
-  }
-  throw error("numpy dtype '{}' has no PopART equivalent", py::str(dt).cast<std::string>());
+namespace {
+// Builder constants may also be complex (StepIO buffers may not).
+DataType constantTypeOf(const py::dtype &dt) {
+  if (dt.kind() == 'c' && dt.itemsize() == 8) return DataType::COMPLEX64;
+  if (dt.kind() == 'c' && dt.itemsize() == 16) return DataType::COMPLEX128;
+  return dataTypeOf(dt);
 }
+} // namespace
 
 ConstTensorData tensorDataOf(const py::array &arr) {
-  auto type = dataTypeOfNumpy(arr.dtype());
+  auto type = constantTypeOf(arr.dtype());
   auto c = py::array::ensure(arr, py::array::c_style);
   Shape shape(c.shape(), c.shape() + c.ndim());
   ConstTensorData d{TensorInfo(type, shape), {}};

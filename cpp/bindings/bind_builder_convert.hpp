@@ -12,8 +12,6 @@ namespace popart::bindings {
 std::string debugName(const py::object &obj);
 /// A str, or any iterable of str, as a set of tensor ids.
 std::set<TensorId> toIdSet(const py::object &obj);
-/// PopART DataType of a numpy dtype; throws popart::error for unsupported ones.
-DataType dataTypeOfNumpy(const py::dtype &dt);
 /// Type, shape and C-contiguous bytes of a numpy array (any dtype PopART has).
 ConstTensorData tensorDataOf(const py::array &arr);
 NodeAttribute toNodeAttribute(const py::handle &value);

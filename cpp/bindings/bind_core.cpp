@@ -12,7 +12,7 @@ namespace {
 
 void bindDataType(py::module_ &m) {
   py::enum_<DataType> e(m, "DataType");
-  for (int i = 0; i <= static_cast<int>(DataType::UNDEFINED); ++i) {
+  for (int i = 0; i <= static_cast<int>(lastDataType); ++i) {
     auto t = static_cast<DataType>(i);
     e.value(toString(t).c_str(), t);
   }

@@ -3,11 +3,28 @@
 #include "popart/error.hpp"
 #include "popart/tensorinfo.hpp"
 #include <pybind11/numpy.h>
+#include <utility>
+#include <vector>
 
 namespace popart::bindings {
 namespace py = pybind11;
 
+/// The ml_dtypes dtypes (as onnx.numpy_helper uses them) of BFLOAT16 and the
+/// storage types: numpy arrays of one element per byte (two for bfloat16).
+inline const std::vector<std::pair<DataType, const char *>> &mlDtypes() {
+  static const std::vector<std::pair<DataType, const char *>> names{
+      {DataType::BFLOAT16, "bfloat16"},         {DataType::FLOAT8E4M3FN, "float8_e4m3fn"},
+      {DataType::FLOAT8E4M3FNUZ, "float8_e4m3fnuz"}, {DataType::FLOAT8E5M2, "float8_e5m2"},
+      {DataType::FLOAT8E5M2FNUZ, "float8_e5m2fnuz"}, {DataType::FLOAT4E2M1, "float4_e2m1fn"},
+      {DataType::INT4, "int4"},                 {DataType::UINT4, "uint4"},
+      {DataType::INT2, "int2"},                 {DataType::UINT2, "uint2"}};
+  return names;
+}
+
 inline DataType dataTypeOf(const py::dtype &dt) {
+  const std::string name = py::str(dt);
+  for (const auto &[t, n] : mlDtypes())  // by name: ml_dtypes' kinds vary ('V', and 'f' for float8_e5m2)
+    if (name == n) return t;
   char kind = dt.kind();
   auto size = dt.itemsize();
   if (kind == 'f' && size == 4) return DataType::FLOAT;
@@ -22,7 +39,7 @@ inline DataType dataTypeOf(const py::dtype &dt) {
   if (kind == 'u' && size == 2) return DataType::UINT16;
   if (kind == 'u' && size == 4) return DataType::UINT32;
   if (kind == 'u' && size == 8) return DataType::UINT64;
-  throw error("numpy dtype '{}' has no popart equivalent", std::string(py::str(dt)));
+  throw error("numpy dtype '{}' has no popart equivalent", name);
 }
 
 inline py::dtype numpyDtypeOf(DataType t) {
@@ -39,8 +56,17 @@ inline py::dtype numpyDtypeOf(DataType t) {
   case DataType::UINT16: return py::dtype("uint16");
   case DataType::UINT32: return py::dtype("uint32");
   case DataType::UINT64: return py::dtype("uint64");
-  default: throw error("popart type {} has no numpy equivalent", toString(t));
+  default: break;
   }
+  for (const auto &[type, name] : mlDtypes()) {
+    if (type != t) continue;
+    try {
+      return py::dtype::from_args(py::module_::import("ml_dtypes").attr(name));
+    } catch (const py::error_already_set &) {
+      throw error("popart type {} needs the ml_dtypes package (numpy dtype ml_dtypes.{})", toString(t), name);
+    }
+  }
+  throw error("popart type {} has no numpy equivalent", toString(t));
 }
 
 /// A C-contiguous array whose memory popart may read or write.

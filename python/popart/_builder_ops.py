@@ -11,6 +11,8 @@ _ONNX_TYPES = {
     "FLOAT": 1, "FLOAT32": 1, "UINT8": 2, "INT8": 3, "UINT16": 4, "INT16": 5, "INT32": 6,
     "INT64": 7, "STRING": 8, "BOOL": 9, "FLOAT16": 10, "HALF": 10, "DOUBLE": 11, "FLOAT64": 11,
     "UINT32": 12, "UINT64": 13, "COMPLEX64": 14, "COMPLEX128": 15, "BFLOAT16": 16,
+    "FLOAT8E4M3FN": 17, "FLOAT8E4M3FNUZ": 18, "FLOAT8E5M2": 19, "FLOAT8E5M2FNUZ": 20, "UINT4": 21,
+    "INT4": 22, "FLOAT4E2M1": 23, "UINT2": 25, "INT2": 26,
 }
 _TYPE_ATTRS = {"to", "dtype"}
 _DEBUG_ALIASES = ("debugContext", "debugPrefix", "debug_context", "name", "debugName")

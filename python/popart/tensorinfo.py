@@ -11,6 +11,17 @@ _NUMPY_TO_POPART = {
     np.dtype(np.float16): "FLOAT16", np.dtype(np.float64): "DOUBLE",
     np.dtype(np.complex64): "COMPLEX64", np.dtype(np.complex128): "COMPLEX128",
 }
+try:  # BFLOAT16 and the ONNX storage types: the ml_dtypes dtypes onnx uses
+    import ml_dtypes
+    _NUMPY_TO_POPART.update({
+        np.dtype(ml_dtypes.bfloat16): "BFLOAT16", np.dtype(ml_dtypes.float8_e4m3fn): "FLOAT8E4M3FN",
+        np.dtype(ml_dtypes.float8_e4m3fnuz): "FLOAT8E4M3FNUZ", np.dtype(ml_dtypes.float8_e5m2): "FLOAT8E5M2",
+        np.dtype(ml_dtypes.float8_e5m2fnuz): "FLOAT8E5M2FNUZ", np.dtype(ml_dtypes.float4_e2m1fn): "FLOAT4E2M1",
+        np.dtype(ml_dtypes.int4): "INT4", np.dtype(ml_dtypes.uint4): "UINT4",
+        np.dtype(ml_dtypes.int2): "INT2", np.dtype(ml_dtypes.uint2): "UINT2",
+    })
+except ImportError:
+    pass
 _POPART_TO_NUMPY = {v: k for k, v in _NUMPY_TO_POPART.items()}
 
 
@@ -23,7 +34,8 @@ def popart_type_of(dtype) -> str:
 
 
 def numpy_type_of(popart_type: str):
-    """numpy dtype of a PopART type string; raises for BFLOAT16 and friends."""
+    """numpy dtype of a PopART type string (ml_dtypes for BFLOAT16 and the ONNX
+    storage types); raises for FLOAT8_143, FLOAT8_152, STRING and UNDEFINED."""
     try:
         return _POPART_TO_NUMPY[popart_type.upper()]
     except KeyError:

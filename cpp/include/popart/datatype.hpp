@@ -7,20 +7,32 @@
 
 namespace popart {
 
+/// PopART's types, then ONNX's 8/4/2-bit types (storage types: one element per
+/// byte in memory, 4- and 2-bit values in the low bits; only Cast, CastLike and
+/// the data-movement ops accept them; ONNX files pack 4- and 2-bit values).
 enum class DataType {
   UINT8 = 0, INT8, UINT16, INT16, INT32, INT64, UINT32, UINT64, BOOL, FLOAT, FLOAT16,
-  BFLOAT16, FLOAT8_143, FLOAT8_152, DOUBLE, COMPLEX64, COMPLEX128, STRING, UNDEFINED
+  BFLOAT16, FLOAT8_143, FLOAT8_152, DOUBLE, COMPLEX64, COMPLEX128, STRING, UNDEFINED,
+  FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, UINT4, INT4, FLOAT4E2M1, UINT2, INT2
 };
+constexpr DataType lastDataType = DataType::INT2;
 
 std::string toString(DataType t);            // "FLOAT16"
 std::string toLowerString(DataType t);       // "float16"
 /// Accepts PopART names ("FLOAT", "float16") and numpy-like names ("float32",
 /// "int64", "bool"); throws popart::error naming the string otherwise.
 DataType dataTypeFromString(const std::string &name);
-/// Bytes per element; 0 for STRING and UNDEFINED.
+/// Bytes per element in memory; 0 for STRING and UNDEFINED.
 int64_t dataTypeSize(DataType t);
-bool isFloatingPoint(DataType t);  // FLOAT, FLOAT16, BFLOAT16, DOUBLE, FLOAT8_*
-bool isIntegral(DataType t);       // signed and unsigned integers, not BOOL
+/// Bits per element in ONNX's packed encoding: 4 for INT4, UINT4, FLOAT4E2M1,
+/// 2 for INT2, UINT2, 8 * dataTypeSize otherwise.
+int64_t dataTypeBits(DataType t);
+/// FLOAT, FLOAT16, BFLOAT16, DOUBLE, FLOAT8_*: the types weights and gradients
+/// may have. Not the ONNX storage types (FLOAT8E4M3FN ... FLOAT4E2M1).
+bool isFloatingPoint(DataType t);
+bool isIntegral(DataType t);       // signed and unsigned integers, not BOOL nor INT4/2
+/// The ONNX 8/4/2-bit types FLOAT8E4M3FN ... INT2.
+bool isStorageType(DataType t);
 
 /// ONNX TensorProto.DataType numbers. Throws for types ONNX lacks (FLOAT8_143).
 int32_t onnxDataType(DataType t);

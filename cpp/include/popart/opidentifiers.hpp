@@ -25,6 +25,7 @@ std::vector<DataType> floatTypes();      // FLOAT, FLOAT16, DOUBLE
 std::vector<DataType> numericTypes();    // floats and all integers
 std::vector<DataType> allTypes();        // numeric + BOOL
 std::vector<DataType> intTypes();        // all integer types
+std::vector<DataType> storageTypes();    // ONNX 8/4/2-bit types (isStorageType)
 
 } // namespace popart
 

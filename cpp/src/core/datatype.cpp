@@ -12,19 +12,24 @@ struct TypeRow {
   const char *name;
   int64_t size;
   int32_t onnx;  // -1: no ONNX equivalent
+  int64_t bits;  // in ONNX's packed encoding
 };
 
-constexpr std::array<TypeRow, 19> typeTable{{
-    {DataType::UINT8, "UINT8", 1, 2},        {DataType::INT8, "INT8", 1, 3},
-    {DataType::UINT16, "UINT16", 2, 4},      {DataType::INT16, "INT16", 2, 5},
-    {DataType::INT32, "INT32", 4, 6},        {DataType::INT64, "INT64", 8, 7},
-    {DataType::UINT32, "UINT32", 4, 12},     {DataType::UINT64, "UINT64", 8, 13},
-    {DataType::BOOL, "BOOL", 1, 9},          {DataType::FLOAT, "FLOAT", 4, 1},
-    {DataType::FLOAT16, "FLOAT16", 2, 10},   {DataType::BFLOAT16, "BFLOAT16", 2, 16},
-    {DataType::FLOAT8_143, "FLOAT8_143", 1, -1}, {DataType::FLOAT8_152, "FLOAT8_152", 1, -1},
-    {DataType::DOUBLE, "DOUBLE", 8, 11},     {DataType::COMPLEX64, "COMPLEX64", 8, 14},
-    {DataType::COMPLEX128, "COMPLEX128", 16, 15}, {DataType::STRING, "STRING", 0, 8},
-    {DataType::UNDEFINED, "UNDEFINED", 0, 0},
+constexpr std::array<TypeRow, 28> typeTable{{
+    {DataType::UINT8, "UINT8", 1, 2, 8},                    {DataType::INT8, "INT8", 1, 3, 8},
+    {DataType::UINT16, "UINT16", 2, 4, 16},                 {DataType::INT16, "INT16", 2, 5, 16},
+    {DataType::INT32, "INT32", 4, 6, 32},                   {DataType::INT64, "INT64", 8, 7, 64},
+    {DataType::UINT32, "UINT32", 4, 12, 32},                {DataType::UINT64, "UINT64", 8, 13, 64},
+    {DataType::BOOL, "BOOL", 1, 9, 8},                      {DataType::FLOAT, "FLOAT", 4, 1, 32},
+    {DataType::FLOAT16, "FLOAT16", 2, 10, 16},              {DataType::BFLOAT16, "BFLOAT16", 2, 16, 16},
+    {DataType::FLOAT8_143, "FLOAT8_143", 1, -1, 8},         {DataType::FLOAT8_152, "FLOAT8_152", 1, -1, 8},
+    {DataType::DOUBLE, "DOUBLE", 8, 11, 64},                {DataType::COMPLEX64, "COMPLEX64", 8, 14, 64},
+    {DataType::COMPLEX128, "COMPLEX128", 16, 15, 128},      {DataType::STRING, "STRING", 0, 8, 0},
+    {DataType::UNDEFINED, "UNDEFINED", 0, 0, 0},            {DataType::FLOAT8E4M3FN, "FLOAT8E4M3FN", 1, 17, 8},
+    {DataType::FLOAT8E4M3FNUZ, "FLOAT8E4M3FNUZ", 1, 18, 8}, {DataType::FLOAT8E5M2, "FLOAT8E5M2", 1, 19, 8},
+    {DataType::FLOAT8E5M2FNUZ, "FLOAT8E5M2FNUZ", 1, 20, 8}, {DataType::UINT4, "UINT4", 1, 21, 4},
+    {DataType::INT4, "INT4", 1, 22, 4},                     {DataType::FLOAT4E2M1, "FLOAT4E2M1", 1, 23, 4},
+    {DataType::UINT2, "UINT2", 1, 25, 2},                   {DataType::INT2, "INT2", 1, 26, 2},
 }};
 
 const TypeRow &row(DataType t) {
@@ -60,6 +65,7 @@ DataType dataTypeFromString(const std::string &name) {
 }
 
 int64_t dataTypeSize(DataType t) { return row(t).size; }
+int64_t dataTypeBits(DataType t) { return row(t).bits; }
 
 bool isFloatingPoint(DataType t) {
   return t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::BFLOAT16 ||
@@ -75,6 +81,8 @@ bool isIntegral(DataType t) {
     return false;
   }
 }
+
+bool isStorageType(DataType t) { return t >= DataType::FLOAT8E4M3FN && t <= lastDataType; }
 
 int32_t onnxDataType(DataType t) {
   int32_t v = row(t).onnx;

@@ -216,6 +216,12 @@ std::vector<DataType> allTypes() {
   v.push_back(DataType::BOOL);
   return v;
 }
+std::vector<DataType> storageTypes() {
+  std::vector<DataType> v;
+  for (auto t = DataType::FLOAT8E4M3FN; t <= lastDataType; t = static_cast<DataType>(static_cast<int>(t) + 1))
+    v.push_back(t);
+  return v;
+}
 
 OpDefinitions makeDefinitions(const OpIds &ids, std::vector<DataType> types) {
   OpDefinitions defs;

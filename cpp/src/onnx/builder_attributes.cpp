@@ -1,6 +1,7 @@
 // Builder node attributes: conversion between popart::NodeAttribute and ONNX
 // attributes, and the type check against the op table (PopART's coercions).
 #include "onnx/builder_impl.hpp"
+#include "onnx/import.hpp"
 #include "onnx/op_schema.hpp"
 #include "popart/error.hpp"
 #include <optional>
@@ -15,7 +16,7 @@ onnxpb::Tensor toOnnxTensor(const ConstTensorData &d) {
   t.dims = d.info.shape();
   t.dataType = onnxDataType(d.info.dataType());
   t.hasRawData = true;
-  t.rawData = d.bytes;
+  t.rawData = packedRawData(d.info, d.bytes.data());
   return t;
 }
 
@@ -91,8 +92,9 @@ NodeAttribute fromOnnxAttribute(const onnxpb::Attribute &a) {
   case AT::Strings: return a.strings;
   case AT::Tensor: {
     ConstTensorData d;
-    d.info = TensorInfo(fromOnnxDataType(a.t.dataType), a.t.dims);
-    d.bytes = a.t.rawData;
+    d.info = tensorInfoOf(a.t);
+    const auto bytes = tensorBytes(a.t, d.info);
+    d.bytes.assign(bytes.begin(), bytes.end());
     return d;
   }
   default:

@@ -1,6 +1,7 @@
 // BuilderImpl: tensor ids, graph inputs/outputs/initialisers and schema-checked
 // nodes of the ONNX model behind a Builder.
 #include "onnx/builder_impl.hpp"
+#include "onnx/import.hpp"
 #include "onnx/op_schema.hpp"
 #include "popart/error.hpp"
 #include <algorithm>
@@ -155,7 +156,7 @@ TensorId BuilderImpl::addInitializer(const TensorInfo &info, const void *data, c
   t.dims = info.shape();
   t.dataType = onnxDataType(info.dataType());
   t.hasRawData = true;
-  t.rawData.assign(static_cast<const char *>(data), static_cast<size_t>(info.nbytes()));
+  t.rawData = packedRawData(info, data);
   model_.graph.initializer.push_back(t);
   onnxpb::ValueInfo v;
   v.name = t.name;

@@ -25,7 +25,7 @@ std::string exportModelWithWeights(const Ir &ir) {
     fresh.dataType = init.dataType;
     fresh.docString = init.docString;
     fresh.hasRawData = true;
-    fresh.rawData.assign(t->tensorData().begin(), t->tensorData().end());
+    fresh.rawData = packedRawData(t->info, t->tensorData().data());
     init = std::move(fresh);
   }
   // Optimizer state travels with the weights, so training can resume from the file.
@@ -36,7 +36,7 @@ std::string exportModelWithWeights(const Ir &ir) {
     state.dims = t->info.shape();
     state.dataType = onnxDataType(t->info.dataType());
     state.hasRawData = true;
-    state.rawData.assign(t->tensorData().begin(), t->tensorData().end());
+    state.rawData = packedRawData(t->info, t->tensorData().data());
     m.graph.initializer.push_back(std::move(state));
   }
   return onnxpb::serializeModel(m);

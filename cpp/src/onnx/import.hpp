@@ -16,6 +16,8 @@ void importModel(Ir &ir);
 /// Decodes a TensorProto's values (raw_data or typed fields) into host bytes.
 std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info);
 TensorInfo tensorInfoOf(const onnxpb::Tensor &t);
+/// Host bytes of a tensor as TensorProto raw_data: 4- and 2-bit types packed.
+std::string packedRawData(const TensorInfo &info, const void *data);
 /// The model with initializers replaced by the current host weights of `ir`.
 std::string exportModelWithWeights(const Ir &ir);
 } // namespace popart

@@ -1,4 +1,6 @@
-// TensorProto values <-> host bytes, for every data type ONNX stores.
+// TensorProto values <-> host bytes, for every data type ONNX stores. Host
+// memory holds 4- and 2-bit types one element per byte (in the low bits); ONNX
+// packs them, first element in the lowest bits, in raw_data and int32_data.
 #include "import.hpp"
 #include "model.hpp"
 #include "popart/error.hpp"
@@ -15,7 +17,8 @@ template <class Dst, class Src> void castInto(std::vector<char> &out, const std:
   for (size_t i = 0; i < src.size(); ++i) d[i] = static_cast<Dst>(src[i]);
 }
 
-// int32_data holds every type of 32 bits or fewer; float16 as raw bit patterns.
+// int32_data holds every type of 32 bits or fewer; float16 and float8 as raw
+// bit patterns, 4- and 2-bit types as packed bytes.
 void fromInt32Data(std::vector<char> &out, const onnxpb::Tensor &t, DataType type) {
   switch (type) {
   case DataType::INT32: castInto<int32_t>(out, t.int32Data); break;
@@ -23,11 +26,40 @@ void fromInt32Data(std::vector<char> &out, const onnxpb::Tensor &t, DataType typ
   case DataType::INT8: castInto<int8_t>(out, t.int32Data); break;
   case DataType::UINT16: case DataType::FLOAT16: case DataType::BFLOAT16: castInto<uint16_t>(out, t.int32Data); break;
   case DataType::UINT8: case DataType::BOOL: castInto<uint8_t>(out, t.int32Data); break;
-  default: throw error("tensor '{}': int32_data cannot hold type {}", t.name, toString(type));
+  default:
+    if (!isStorageType(type)) throw error("tensor '{}': int32_data cannot hold type {}", t.name, toString(type));
+    castInto<uint8_t>(out, t.int32Data);
   }
 }
 
+// Packed bytes of n elements of `bits` (4 or 2) each; the last byte is zero-padded.
+int64_t packedSize(int64_t n, int64_t bits) { return (n * bits + 7) / 8; }
+
+std::vector<char> unpack(const std::vector<char> &packed, int64_t n, int64_t bits, const std::string &name) {
+  if (static_cast<int64_t>(packed.size()) != packedSize(n, bits))
+    throw error("tensor '{}' holds {} bytes of packed {}-bit data, expected {} for {} elements", name,
+                packed.size(), bits, packedSize(n, bits), n);
+  const int64_t perByte = 8 / bits;
+  const unsigned mask = (1u << bits) - 1;
+  std::vector<char> out(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = static_cast<char>((static_cast<unsigned char>(packed[i / perByte]) >> (i % perByte * bits)) & mask);
+  return out;
+}
+
 } // namespace
+
+std::string packedRawData(const TensorInfo &info, const void *data) {
+  const char *bytes = static_cast<const char *>(data);
+  const int64_t bits = dataTypeBits(info.dataType()), n = info.nelms();
+  if (bits >= 8) return std::string(bytes, static_cast<size_t>(info.nbytes()));
+  const int64_t perByte = 8 / bits;
+  const unsigned mask = (1u << bits) - 1;
+  std::string out(static_cast<size_t>(packedSize(n, bits)), '\0');
+  for (int64_t i = 0; i < n; ++i)
+    out[i / perByte] = static_cast<char>(out[i / perByte] | ((bytes[i] & mask) << (i % perByte * bits)));
+  return out;
+}
 
 TensorInfo tensorInfoOf(const onnxpb::Tensor &t) {
   return TensorInfo(fromOnnxDataType(t.dataType), Shape(t.dims.begin(), t.dims.end()));
@@ -53,6 +85,7 @@ std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info) {
   } else if (!t.int32Data.empty()) {
     fromInt32Data(out, t, type);
   }
+  if (dataTypeBits(type) < 8) out = unpack(out, info.nelms(), dataTypeBits(type), t.name);
   if (static_cast<int64_t>(out.size()) != info.nbytes())
     throw error("tensor '{}' holds {} bytes of data, expected {} for {}", t.name, out.size(),
                 info.nbytes(), info.toString());

@@ -1,7 +1,9 @@
 // Cast (ai.onnx 1, 6, 9, 13, 19, 21): y = (to) x between FLOAT, FLOAT16, DOUBLE,
-// INT8/16/32/64, UINT8/16/32/64 and BOOL; `to` is a type name string at opset 1.
+// BFLOAT16, INT8/16/32/64, UINT8/16/32/64, BOOL and the ONNX storage types
+// (FLOAT8E4M3FN ... INT2); `to` is a type name string at opset 1. `saturate`
+// (opset 19) decides whether float8 targets clamp out-of-range values.
 // CastLike (ai.onnx 15, 19, 21): y = x cast to the type of input 1 (only its
-// type is read; `saturate` only concerns 8-bit float types, which PopART lacks).
+// type is read).
 // BitCast (ai.onnx 26): y = the bytes of x read as type `to` (same bit width,
 // same shape). No gradient (not a differentiable map).
 // Casting to the input's own type aliases the input. Gradient (float to float):
@@ -9,6 +11,7 @@
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_grad.hpp"
+#include "shape_util.hpp"
 
 namespace popart {
 namespace {
@@ -17,8 +20,9 @@ bool castable(DataType t) {
   switch (t) {
   case DataType::FLOAT: case DataType::FLOAT16: case DataType::DOUBLE: case DataType::BOOL:
   case DataType::INT8: case DataType::INT16: case DataType::INT32: case DataType::INT64:
-  case DataType::UINT8: case DataType::UINT16: case DataType::UINT32: case DataType::UINT64: return true;
-  default: return false;
+  case DataType::UINT8: case DataType::UINT16: case DataType::UINT32: case DataType::UINT64:
+  case DataType::BFLOAT16: return true;
+  default: return isStorageType(t);
   }
 }
 
@@ -72,16 +76,16 @@ public:
   void setup() override {
     const DataType from = inInfo(0).dataType();
     const DataType to = fromOnnxDataType(static_cast<int32_t>(attr<Attributes::Int>("to")));
-    if (!castable(to) || !castable(from) || dataTypeSize(to) != dataTypeSize(from))
-      throw error("BitCast from {} to {} (attribute 'to'): the types must be numeric or BOOL with the same bit width",
+    if (!castable(to) || !castable(from) || dataTypeBits(to) != dataTypeBits(from))
+      throw error("BitCast from {} to {} (attribute 'to'): the types must be numeric, BOOL or storage types of the same bit width",
                   toString(from), toString(to));
     outInfo(0) = TensorInfo(to, inShape(0));
   }
 };
 
 } // namespace
-POPART_REGISTER_OP(BitCastOp, onnxOp("BitCast", {26}), allTypes());
-POPART_REGISTER_OP(CastLikeOp, onnxOp("CastLike", {15, 19, 21}), allTypes());
-POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21}), allTypes());
+POPART_REGISTER_OP(BitCastOp, onnxOp("BitCast", {26}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(CastLikeOp, onnxOp("CastLike", {15, 19, 21}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(CastGradOp, internalOp("CastGrad"));
 } // namespace popart

@@ -3,6 +3,7 @@
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_grad.hpp"
+#include "shape_util.hpp"
 
 namespace popart {
 namespace {
@@ -16,5 +17,5 @@ public:
 };
 
 } // namespace
-POPART_REGISTER_OP(IdentityOp, onnxOp("Identity", {1, 13, 14, 16, 19, 21}), allTypes());
+POPART_REGISTER_OP(IdentityOp, onnxOp("Identity", {1, 13, 14, 16, 19, 21}), shapeutil::copyableTypes());
 } // namespace popart

@@ -41,6 +41,7 @@ inline int64_t product(const Shape &s, size_t b, size_t e) {
 inline std::vector<DataType> copyableTypes() {
   auto v = allTypes();
   v.push_back(DataType::BFLOAT16);
+  for (DataType t : storageTypes()) v.push_back(t);
   return v;
 }
 

@@ -35,7 +35,7 @@ TEST(TensorInfo, Broadcast) {
 }
 
 TEST(DataType, OnnxRoundTrip) {
-  for (int i = 0; i <= static_cast<int>(DataType::UNDEFINED); ++i) {
+  for (int i = 0; i <= static_cast<int>(lastDataType); ++i) {
     auto t = static_cast<DataType>(i);
     if (t == DataType::FLOAT8_143 || t == DataType::FLOAT8_152) {
       EXPECT_THROW(onnxDataType(t), error);

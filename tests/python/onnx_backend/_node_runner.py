@@ -140,6 +140,8 @@ def compare(got, want, where):
         raise AssertionError(f"{where}: shape {got.shape} != expected {want.shape}")
     if got.dtype != want.dtype:
         raise AssertionError(f"{where}: dtype {got.dtype} != expected {want.dtype}")
+    if want.dtype.kind == "V":  # ml_dtypes (bfloat16, float8, int4, ...): numpy sees no NaN in them
+        got, want = got.astype(np.float32), want.astype(np.float32)
     if want.dtype.kind in "fc":
         np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL, equal_nan=True, err_msg=where)
     else:

@@ -76,8 +76,8 @@ def test_castlike_rejects_string_target(op_tester):
     import onnx
     node = oh.make_node("CastLike", ["x", "like"], ["y"])
     graph = oh.make_graph([node], "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2]),
-                                        oh.make_tensor_value_info("like", onnx.TensorProto.BFLOAT16, [1])],
-                          [oh.make_tensor_value_info("y", onnx.TensorProto.BFLOAT16, [2])])
+                                        oh.make_tensor_value_info("like", onnx.TensorProto.STRING, [1])],
+                          [oh.make_tensor_value_info("y", onnx.TensorProto.STRING, [2])])
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 15)])
     with pytest.raises(popart.popart_exception, match="CastLike.*target_type"):
         popart.InferenceSession(model.SerializeToString(), popart.DataFlow(1, ["y"]),

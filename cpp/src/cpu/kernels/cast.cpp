@@ -1,22 +1,16 @@
 // Cast kernel: y[i] = (To) x[i] through the source's compute type (float for
-// float16; F16C between float and float16); to BOOL is x != 0. Same-type casts
-// alias, so they copy only when the buffers differ (constant folding). Also
-// runs BitCast (a byte copy), CastLike (input 1 gives only the type) and CastGrad (dy cast back to x's type).
-#include "dispatch.hpp"
+// float16; F16C between float and float16); to BOOL is x != 0. BFLOAT16 and the
+// storage types go through castNarrow (cast_narrow.cpp). Same-type casts alias,
+// so they copy only when the buffers differ (constant folding). Also runs
+// BitCast (a byte copy), CastLike (input 1 gives only the type) and CastGrad
+// (dy cast back to x's type).
+#include "cast_narrow.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "vmath.hpp"
 #include <cstring>
-#include <type_traits>
 
 namespace popart::cpu {
 namespace {
-
-template <class To, class From> To castValue(From v) {
-  using C = compute_t<From>;
-  if constexpr (std::is_same_v<To, bool>) return C(v) != C(0);
-  else if constexpr (std::is_same_v<To, float16_t>) return float16_t(static_cast<float>(C(v)));
-  else return static_cast<To>(C(v));
-}
 
 void castFwd(KernelContext &ctx) {
   const auto &xv = ctx.inView(0), &yv = ctx.outView(0);
@@ -24,6 +18,8 @@ void castFwd(KernelContext &ctx) {
     if (xv.raw() != yv.raw()) std::memcpy(yv.raw(), xv.raw(), static_cast<size_t>(xv.nbytes()));
     return;
   }
+  if (isNarrowCast(xv.dtype(), yv.dtype()))
+    return castNarrow(xv, yv, ctx.op().attr<Attributes::Int>("saturate", 1) != 0);
   const int64_t n = xv.nelms();
   if (xv.dtype() == DataType::FLOAT16 && yv.dtype() == DataType::FLOAT)
     return popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {

@@ -4,6 +4,7 @@
 // transpose of the same tables (mirrored/clamped/wrapped positions accumulate).
 #include "ops/pad.hpp"
 #include "axis_transpose.hpp"
+#include "cast_narrow.hpp"
 #include "dispatch.hpp"
 #include "table_gather.hpp"
 #include <memory>
@@ -78,18 +79,6 @@ public:
 };
 
 } // namespace
-
-uint64_t fillBits(DataType t, double v) {
-  uint64_t bits = 0;
-  dispatchAll(t, [&](auto tag) {
-    using T = decltype(tag);
-    T c;
-    if constexpr (std::is_same_v<T, float16_t>) c = float16_t(static_cast<float>(v));
-    else c = static_cast<T>(v);
-    std::memcpy(&bits, &c, sizeof(T));
-  });
-  return bits;
-}
 
 static popx::OpxCreator<PadOpx> POPART_UNIQUE_NAME(padOpxCreator_)(onnxOp("Pad"));
 static popx::OpxCreator<PadGradOpx> POPART_UNIQUE_NAME(padGradOpxCreator_)(internalOp("PadGrad"));

@@ -4,6 +4,7 @@
 // ResizeGrad: the transpose of the same tables/taps, one axis at a time.
 #include "ops/resize.hpp"
 #include "axis_transpose.hpp"
+#include "cast_narrow.hpp"
 #include "dispatch.hpp"
 #include "table_gather.hpp"
 #include <cmath>

@@ -65,7 +65,4 @@ private:
   int64_t rows_ = 1, runBegin_ = 0, runEnd_ = 0;
 };
 
-/// The raw bits of `v` converted to one element of type `t` (a fill value).
-uint64_t fillBits(DataType t, double v);
-
 } // namespace popart::cpu

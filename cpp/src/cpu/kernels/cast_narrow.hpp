@@ -1,0 +1,31 @@
+// Casts to and from BFLOAT16 and the ONNX storage types (FLOAT8E4M3FN ... INT2,
+// one element per byte), implemented in cast_narrow.cpp; and castValue, one
+// element of a cast between PopART's computing types, shared with cast.cpp.
+#pragma once
+#include "dispatch.hpp"
+#include "popart/popx/opx.hpp"
+#include <type_traits>
+
+namespace popart::cpu {
+
+/// (To) v through the source's compute type (float for float16); to BOOL is v != 0.
+template <class To, class From> To castValue(From v) {
+  using C = compute_t<From>;
+  if constexpr (std::is_same_v<To, bool>) return C(v) != C(0);
+  else if constexpr (std::is_same_v<To, float16_t>) return float16_t(static_cast<float>(C(v)));
+  else return static_cast<To>(C(v));
+}
+
+/// True when `from` or `to` is BFLOAT16 or a storage type: the casts castNarrow does.
+bool isNarrowCast(DataType from, DataType to);
+
+/// y = x cast to y's type, for isNarrowCast types. `saturate` is Cast's
+/// attribute (opset 19): float8 targets then clamp values beyond their range to
+/// their largest finite value instead of giving inf or NaN.
+void castNarrow(const popx::TensorView &x, const popx::TensorView &y, bool saturate);
+
+/// The bits of `v` as one element of any fixed-size type `t` (a fill value;
+/// float8 saturates).
+uint64_t fillBits(DataType t, double v);
+
+} // namespace popart::cpu
