@@ -229,10 +229,13 @@ void Devicex::weightsToHost() {
 namespace {
 
 // SessionOptions::syntheticDataMode: inputs are made on the device instead of
-// read from the host. Floats: zeros, N(0, 1) or U[-1, 1); other types: zeros.
+// read from the host. FLOAT, FLOAT16, DOUBLE: zeros, N(0, 1) or U[-1, 1); other
+// types (integers, BFLOAT16 and the 8/4/2-bit storage types): zeros.
 void fillSynthetic(void *dst, const TensorInfo &info, SyntheticDataMode mode, uint64_t key) {
   std::memset(dst, 0, static_cast<size_t>(info.nbytes()));
-  if (mode == SyntheticDataMode::Zeros || !isFloatingPoint(info.dataType())) return;
+  const DataType t = info.dataType();
+  if (mode == SyntheticDataMode::Zeros || (t != DataType::FLOAT && t != DataType::FLOAT16 && t != DataType::DOUBLE))
+    return;
   const int64_t n = info.nelms();
   auto value = [&](int64_t i) {
     const double u = cpu::randomUniform01(key, static_cast<uint64_t>(2 * i));

@@ -230,3 +230,18 @@ def test_anchor_return_type_transfer_settings():
     plain = popart.AnchorReturnType("Final")
     assert plain.tileSet() == popart.TileSet.Compute
     assert plain.exchangeStrategy() == popart.ExchangeStrategy.JustInTime
+
+
+@pytest.mark.parametrize("mode", ["Zeros", "RandomNormal"])
+def test_synthetic_data_storage_types_are_zeros(mode):
+    b = popart.Builder()
+    x = b.addInputTensor(popart.TensorInfo("BFLOAT16", [3]), "x")
+    y = b.aiOnnx.cast([x], "FLOAT")
+    opts = popart.SessionOptions()
+    opts.syntheticDataMode = getattr(popart.SyntheticDataMode, mode)
+    s = popart.InferenceSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, [y]),
+                                deviceInfo=popart.DeviceManager().createCpuDevice(), userOptions=opts)
+    s.prepareDevice()
+    a = s.initAnchorArrays()
+    s.run(popart.PyStepIO({}, a))
+    np.testing.assert_array_equal(a[y], np.zeros(3, np.float32))
