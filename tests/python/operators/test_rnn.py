@@ -291,3 +291,41 @@ def test_graphcore_lstm_errors(shapes, match):
     ins = [np.zeros(s, np.float32) for s in shapes]
     with pytest.raises(popart.popart_exception, match=match):
         _run_model("LSTM", ins, {}, ["out", "cell"], domain="ai.graphcore")
+
+
+@pytest.mark.parametrize("op,attrs", [("LSTM", {"direction": "bidirectional"}), ("GRU", {"linear_before_reset": 1}),
+                                      ("RNN", {})])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_weights_written_between_runs(op, attrs, dtype):
+    """W, R, B (and P) as initializers of an inference session: oneDNN's copies of them are made once and
+    remade after writeWeights + weightsFromHost."""
+    dirs = 2 if attrs.get("direction") == "bidirectional" else 1
+    ins = [None if a is None else a.astype(dtype) for a in random_inputs(op, 5, 3, 4, 8, dirs=dirs, peep=True, seed=23)]
+    weights = {i: f"in{i}" for i in (1, 2, 3, 7) if i < len(ins) and ins[i] is not None}
+    outs = [f"out{i}" for i in range(NUM_OUT[op])]
+    names = ["" if a is None else f"in{i}" for i, a in enumerate(ins)]
+    graph = oh.make_graph([oh.make_node(op, names, outs, **attrs)], "rnn",
+                          [oh.make_tensor_value_info("in0", oh.np_dtype_to_tensor_dtype(ins[0].dtype), ins[0].shape)]
+                          + [oh.make_tensor_value_info(f"in{i}", oh.np_dtype_to_tensor_dtype(a.dtype), a.shape)
+                             for i, a in enumerate(ins) if a is not None and i and i not in weights],
+                          [oh.make_empty_tensor_value_info(o) for o in outs],
+                          initializer=[onnx.numpy_helper.from_array(ins[i], n) for i, n in weights.items()])
+    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 14)])
+    model.ir_version = min(model.ir_version, 10)
+    s = popart.InferenceSession(model.SerializeToString(), popart.DataFlow(1, outs),
+                                popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    anchors = s.initAnchorArrays()
+    feeds = {f"in{i}": a for i, a in enumerate(ins) if a is not None and i not in weights}
+    tol = 2e-2 if dtype == np.float16 else 1e-5
+    for k in range(3):
+        if k:
+            for i, name in weights.items():
+                ins[i] = (ins[i] * (1 - 0.3 * k)).astype(dtype)
+            s.writeWeights(popart.PyWeightsIO({n: ins[i] for i, n in weights.items()}))
+            s.weightsFromHost()
+        want = reference(op, ins, attrs)
+        for _ in range(2):
+            s.run(popart.PyStepIO(feeds, anchors))
+            for o, w in zip(outs, want):
+                np.testing.assert_allclose(anchors[o], w, rtol=tol, atol=tol, err_msg=f"{o} after {k} writes")

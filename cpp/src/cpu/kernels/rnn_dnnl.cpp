@@ -6,8 +6,8 @@
 // once at grow() when they are all Const, else at each run (Variables change between runs). The [T, N, H]
 // results are copied into Y.
 #ifdef POPART_WITH_DNNL
+#include "cpu/devicex.hpp"
 #include "cpu/dnnl/primitive_step.hpp"
-#include "popart/logging.hpp"
 #include "rnn_engine.hpp"
 #include <cstring>
 
@@ -166,32 +166,18 @@ void rnnDnnlCopyOut(const RnnConfig &c, const std::vector<RnnDnnlDir> &dirs, flo
   }
 }
 
-/// `plain` in layout `want`, reordered now into session-owned memory (for Const weights).
-memory rnnDnnlReorderOnce(const popx::Opx &opx, const memory &plain, const memory::desc &want) {
-  if (plain.get_desc() == want) return plain;
-  memory m = dnnl_ctx::wrap(want, rnnDnnlScratch(opx, static_cast<int64_t>(want.get_size() / sizeof(float)) + 1));
-  dnnl::reorder(plain, m).execute(dnnl_ctx::stream(), const_cast<memory &>(plain), m);
-  dnnl_ctx::stream().wait();
-  return m;
-}
-
-/// Float host copies of Const inputs W, R, B, P (empty when absent); empty `w` when any weight is not Const.
-struct RnnDnnlConst {
-  std::vector<float> w, r, b, p;
-};
-
-RnnDnnlConst rnnDnnlConstWeights(const Op &op, bool peep) {
-  RnnDnnlConst k;
-  for (InIndex i : {kRnnW, kRnnR, kRnnB, kRnnP})
-    if (op.hasInput(i) && (i != kRnnP || peep) && !op.inIsConst(i)) return k;
-  auto get = [&](InIndex i, std::vector<float> &v) {
-    if (!op.hasInput(i)) return;
-    auto d = op.inConstFloats(i);
-    v.assign(d.begin(), d.end());
-  };
-  get(kRnnW, k.w), get(kRnnR, k.r), get(kRnnB, k.b);
-  if (peep) get(kRnnP, k.p);
-  return k;
+/// The counter of Devicex::hostWriteCounter shared by every weight input (W, R,
+/// B, P) when only the host writes them all, else null: oneDNN's copies of the
+/// weights are then refreshed only when it changes.
+const uint64_t *rnnDnnlWeightsCounter(const popx::Opx &opx, bool peep) {
+  const uint64_t *counter = nullptr;
+  for (InIndex i : {kRnnW, kRnnR, kRnnB, kRnnP}) {
+    if (!opx.hasInput(i) || (i == kRnnP && !peep)) continue;
+    const uint64_t *c = opx.dv_p->hostWriteCounter(opx.op_p->inTensor(i));
+    if (!c || (counter && c != counter)) return nullptr;
+    counter = c;
+  }
+  return counter;
 }
 
 } // namespace
@@ -200,16 +186,12 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
   if (!rnnDnnlSupports(opx, c)) return false;
   const int64_t N = c.batch, I = c.input, H = c.hidden, G = c.gates();
   const bool lstm = c.cell == RnnCell::Lstm, peep = lstm && opx.hasInput(kRnnP);
-  const RnnDnnlConst k = rnnDnnlConstWeights(*opx.op_p, peep);
-  const bool once = !k.w.empty();
+  const uint64_t *counter = rnnDnnlWeightsCounter(opx, peep);
   auto st = std::make_shared<FloatStaging>();
   auto in = [&](InIndex i) { return opx.hasInput(i) ? st->in(opx, i).data<float>() : nullptr; };
   auto out = [&](OutIndex i) { return opx.hasOutput(i) ? st->out(opx, i).data<float>() : nullptr; };
-  auto weight = [&](InIndex i, const std::vector<float> &v) -> const float * {
-    return !once ? in(i) : v.empty() ? nullptr : v.data();
-  };
-  const float *X = in(kRnnX), *W = weight(kRnnW, k.w), *R = weight(kRnnR, k.r), *B = weight(kRnnB, k.b);
-  const float *P = peep ? weight(kRnnP, k.p) : nullptr;
+  const float *X = in(kRnnX), *W = in(kRnnW), *R = in(kRnnR), *B = in(kRnnB);
+  const float *P = peep ? in(kRnnP) : nullptr;
   const float *H0 = in(kRnnInitH), *C0 = lstm ? in(kRnnInitC) : nullptr;
   float *Y = out(0), *Yh = out(1), *Yc = lstm ? out(2) : nullptr;
 
@@ -229,13 +211,9 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
     const auto f32 = memory::data_type::f32;
     const memory wPlain = wrap(memory::desc({1, 1, I, G, H}, f32, RnnTag::ldgoi), b.wts.w);
     const memory rPlain = wrap(memory::desc({1, 1, H, G, H}, f32, RnnTag::ldgoi), b.wts.r);
-    if (once) rnnDnnlFill(c, d, W, R, B, P, b.wts);
-    auto weightsAs = [&](const memory &plain, const memory::desc &want) {
-      return once ? rnnDnnlReorderOnce(opx, plain, want) : step->inputAs(plain, want);
-    };
     PrimitiveStep::Args args{{DNNL_ARG_SRC_LAYER, wrap(m.src, const_cast<float *>(X))},
-                             {DNNL_ARG_WEIGHTS_LAYER, weightsAs(wPlain, p.weightsLayer)},
-                             {DNNL_ARG_WEIGHTS_ITER, weightsAs(rPlain, p.weightsIter)},
+                             {DNNL_ARG_WEIGHTS_LAYER, step->inputCachedAs(wPlain, p.weightsLayer, counter)},
+                             {DNNL_ARG_WEIGHTS_ITER, step->inputCachedAs(rPlain, p.weightsIter, counter)},
                              {DNNL_ARG_BIAS, wrap(m.bias, b.wts.bias)},
                              {DNNL_ARG_DST_LAYER, wrap(m.dst, b.y)}};
     if (peep) args[DNNL_ARG_WEIGHTS_PEEPHOLE] = wrap(m.peep, b.wts.peep);
@@ -246,15 +224,16 @@ bool growRnnDnnl(const popx::Opx &opx, const RnnConfig &c, popx::Sequence &prog)
     step->add(p.prim, std::move(args));
   }
   step->epilogue = [=] { rnnDnnlCopyOut(c, dirs, Y, Yh, Yc); };
-  if (once) {
-    logging::opx::debug("{}: Const weights laid out for oneDNN once", opx.op_p->debugName());
-    W = R = B = P = nullptr;  // filled above; the host copies die with this frame
-  }
+  // The gate-reordered weights are refilled at every run, or only after host
+  // writes when `counter` is set (the step's cached reorders follow the same counter).
+  auto filledAt = std::make_shared<uint64_t>(~uint64_t{0});
   prog.add([=] {
     st->toFloat();
+    const bool refill = !counter || *filledAt != *counter;
+    if (counter) *filledAt = *counter;
     for (int64_t d = 0; d < c.dirs; ++d) {
       const RnnDnnlDir &b = dirs[static_cast<size_t>(d)];
-      if (W) rnnDnnlFill(c, d, W, R, B, P, b.wts);
+      if (refill) rnnDnnlFill(c, d, W, R, B, P, b.wts);
       for (int64_t n = 0; n < N; ++n) {
         if (b.h0) std::memcpy(b.h0 + n * H, H0 + rnnDnnlStateOff(c, d, n), sizeof(float) * H);
         if (b.c0) std::memcpy(b.c0 + n * H, C0 + rnnDnnlStateOff(c, d, n), sizeof(float) * H);
