@@ -17,7 +17,8 @@ inline const std::vector<std::pair<DataType, const char *>> &mlDtypes() {
       {DataType::FLOAT8E4M3FNUZ, "float8_e4m3fnuz"}, {DataType::FLOAT8E5M2, "float8_e5m2"},
       {DataType::FLOAT8E5M2FNUZ, "float8_e5m2fnuz"}, {DataType::FLOAT4E2M1, "float4_e2m1fn"},
       {DataType::INT4, "int4"},                 {DataType::UINT4, "uint4"},
-      {DataType::INT2, "int2"},                 {DataType::UINT2, "uint2"}};
+      {DataType::INT2, "int2"},                 {DataType::UINT2, "uint2"},
+      {DataType::FLOAT8E8M0, "float8_e8m0fnu"}};
   return names;
 }
 

@@ -12,7 +12,7 @@ _ONNX_TYPES = {
     "INT64": 7, "STRING": 8, "BOOL": 9, "FLOAT16": 10, "HALF": 10, "DOUBLE": 11, "FLOAT64": 11,
     "UINT32": 12, "UINT64": 13, "COMPLEX64": 14, "COMPLEX128": 15, "BFLOAT16": 16,
     "FLOAT8E4M3FN": 17, "FLOAT8E4M3FNUZ": 18, "FLOAT8E5M2": 19, "FLOAT8E5M2FNUZ": 20, "UINT4": 21,
-    "INT4": 22, "FLOAT4E2M1": 23, "UINT2": 25, "INT2": 26,
+    "INT4": 22, "FLOAT4E2M1": 23, "FLOAT8E8M0": 24, "UINT2": 25, "INT2": 26,
 }
 _TYPE_ATTRS = {"to", "dtype"}
 _DEBUG_ALIASES = ("debugContext", "debugPrefix", "debug_context", "name", "debugName")

@@ -19,6 +19,7 @@ try:  # BFLOAT16 and the ONNX storage types: the ml_dtypes dtypes onnx uses
         np.dtype(ml_dtypes.float8_e5m2fnuz): "FLOAT8E5M2FNUZ", np.dtype(ml_dtypes.float4_e2m1fn): "FLOAT4E2M1",
         np.dtype(ml_dtypes.int4): "INT4", np.dtype(ml_dtypes.uint4): "UINT4",
         np.dtype(ml_dtypes.int2): "INT2", np.dtype(ml_dtypes.uint2): "UINT2",
+        np.dtype(ml_dtypes.float8_e8m0fnu): "FLOAT8E8M0",
     })
 except ImportError:
     pass

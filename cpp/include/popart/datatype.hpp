@@ -13,9 +13,9 @@ namespace popart {
 enum class DataType {
   UINT8 = 0, INT8, UINT16, INT16, INT32, INT64, UINT32, UINT64, BOOL, FLOAT, FLOAT16,
   BFLOAT16, FLOAT8_143, FLOAT8_152, DOUBLE, COMPLEX64, COMPLEX128, STRING, UNDEFINED,
-  FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, UINT4, INT4, FLOAT4E2M1, UINT2, INT2
+  FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2, FLOAT8E5M2FNUZ, UINT4, INT4, FLOAT4E2M1, UINT2, INT2, FLOAT8E8M0
 };
-constexpr DataType lastDataType = DataType::INT2;
+constexpr DataType lastDataType = DataType::FLOAT8E8M0;
 
 std::string toString(DataType t);            // "FLOAT16"
 std::string toLowerString(DataType t);       // "float16"
@@ -31,7 +31,7 @@ int64_t dataTypeBits(DataType t);
 /// may have. Not the ONNX storage types (FLOAT8E4M3FN ... FLOAT4E2M1).
 bool isFloatingPoint(DataType t);
 bool isIntegral(DataType t);       // signed and unsigned integers, not BOOL nor INT4/2
-/// The ONNX 8/4/2-bit types FLOAT8E4M3FN ... INT2.
+/// The ONNX 8/4/2-bit types FLOAT8E4M3FN ... INT2 and FLOAT8E8M0.
 bool isStorageType(DataType t);
 
 /// ONNX TensorProto.DataType numbers. Throws for types ONNX lacks (FLOAT8_143).

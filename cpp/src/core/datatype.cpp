@@ -15,7 +15,7 @@ struct TypeRow {
   int64_t bits;  // in ONNX's packed encoding
 };
 
-constexpr std::array<TypeRow, 28> typeTable{{
+constexpr std::array<TypeRow, 29> typeTable{{
     {DataType::UINT8, "UINT8", 1, 2, 8},                    {DataType::INT8, "INT8", 1, 3, 8},
     {DataType::UINT16, "UINT16", 2, 4, 16},                 {DataType::INT16, "INT16", 2, 5, 16},
     {DataType::INT32, "INT32", 4, 6, 32},                   {DataType::INT64, "INT64", 8, 7, 64},
@@ -30,6 +30,7 @@ constexpr std::array<TypeRow, 28> typeTable{{
     {DataType::FLOAT8E5M2FNUZ, "FLOAT8E5M2FNUZ", 1, 20, 8}, {DataType::UINT4, "UINT4", 1, 21, 4},
     {DataType::INT4, "INT4", 1, 22, 4},                     {DataType::FLOAT4E2M1, "FLOAT4E2M1", 1, 23, 4},
     {DataType::UINT2, "UINT2", 1, 25, 2},                   {DataType::INT2, "INT2", 1, 26, 2},
+    {DataType::FLOAT8E8M0, "FLOAT8E8M0", 1, 24, 8},
 }};
 
 const TypeRow &row(DataType t) {

@@ -1,9 +1,11 @@
-// Cast (ai.onnx 1, 6, 9, 13, 19, 21): y = (to) x between FLOAT, FLOAT16, DOUBLE,
-// BFLOAT16, INT8/16/32/64, UINT8/16/32/64, BOOL and the ONNX storage types
-// (FLOAT8E4M3FN ... INT2); `to` is a type name string at opset 1. `saturate`
-// (opset 19) decides whether float8 targets clamp out-of-range values.
-// CastLike (ai.onnx 15, 19, 21): y = x cast to the type of input 1 (only its
-// type is read).
+// Cast (ai.onnx 1, 6, 9, 13, 19, 21, 24): y = (to) x between FLOAT, FLOAT16,
+// DOUBLE, BFLOAT16, INT8/16/32/64, UINT8/16/32/64, BOOL and the ONNX storage
+// types (FLOAT8E4M3FN ... INT2, FLOAT8E8M0); `to` is a type name string at
+// opset 1. `saturate` (opset 19) decides whether float8 targets clamp
+// out-of-range values; `round_mode` (opset 24: up, down or nearest) how values
+// round to FLOAT8E8M0's powers of two.
+// CastLike (ai.onnx 15, 19, 21, 24): y = x cast to the type of input 1 (only
+// its type is read), with the same attributes.
 // BitCast (ai.onnx 26): y = the bytes of x read as type `to` (same bit width,
 // same shape). No gradient (not a differentiable map).
 // Casting to the input's own type aliases the input. Gradient (float to float):
@@ -26,6 +28,12 @@ bool castable(DataType t) {
   }
 }
 
+void checkRoundMode(const Op &op) {
+  const std::string mode = op.attr<Attributes::String>("round_mode", "up");
+  if (mode != "up" && mode != "down" && mode != "nearest")
+    throw error("attribute 'round_mode' is '{}', expected 'up', 'down' or 'nearest'", mode);
+}
+
 class CastGradOp final : public ShapeGradOp {  // input: dY
 public:
   explicit CastGradOp(const Op &fwd) : ShapeGradOp(internalOp("CastGrad"), fwd) {}
@@ -46,6 +54,7 @@ public:
     if (const auto *s = std::get_if<Attributes::String>(&v)) to = dataTypeFromString(*s);
     else to = fromOnnxDataType(static_cast<int32_t>(attr<Attributes::Int>("to")));
     if (!castable(to)) throw error("Cast to {} is not supported (attribute 'to' = {})", toString(to), toString(v));
+    checkRoundMode(*this);
     outInfo(0) = TensorInfo(to, inShape(0));
   }
   bool aliases(InIndex in, OutIndex out) const override {
@@ -61,6 +70,7 @@ public:
   void setup() override {
     const DataType to = inInfo(1).dataType();
     if (!castable(to)) throw error("CastLike to {} (the type of input 1, target_type) is not supported", toString(to));
+    checkRoundMode(*this);
     outInfo(0) = TensorInfo(to, inShape(0));
   }
   bool aliases(InIndex in, OutIndex out) const override {
@@ -85,7 +95,7 @@ public:
 
 } // namespace
 POPART_REGISTER_OP(BitCastOp, onnxOp("BitCast", {26}), shapeutil::copyableTypes());
-POPART_REGISTER_OP(CastLikeOp, onnxOp("CastLike", {15, 19, 21}), shapeutil::copyableTypes());
-POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(CastLikeOp, onnxOp("CastLike", {15, 19, 21, 24}), shapeutil::copyableTypes());
+POPART_REGISTER_OP(CastOp, onnxOp("Cast", {1, 6, 9, 13, 19, 21, 24}), shapeutil::copyableTypes());
 POPART_REGISTER_OP(CastGradOp, internalOp("CastGrad"));
 } // namespace popart

@@ -110,7 +110,6 @@ def survey(names, timeout, backend, verbose):
 
 # Permanent exclusions, matched on the test name (first match wins).
 KNOWN_REASONS = [
-    (r"E8M0|e8m0", "FLOAT8E8M0 is not a PopART data type"),
     (r"FLOAT8|FLOAT4|INT4|INT2|UINT4|UINT2|float8|float4|int4|uint4|int2|uint2",
      "8/4/2-bit types are storage types: only Cast, CastLike and the data-movement ops take them"),
     (r"BFLOAT16|bfloat16", "BFLOAT16 tensors are only cast and moved: the computing ops do not take them"),

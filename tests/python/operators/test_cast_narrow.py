@@ -1,5 +1,5 @@
-"""Cast/CastLike to and from BFLOAT16 and the ONNX storage types (float8, float4,
-int4, int2), bit for bit against onnx's reference implementation (ml_dtypes);
+"""Cast/CastLike to and from BFLOAT16 and the ONNX storage types (float8 incl.
+E8M0, float4, int4, int2), bit for bit against onnx's reference implementation (ml_dtypes);
 the storage types through data-movement ops, ONNX initializers (packed 4- and
 2-bit data), the Builder and StepIO; and the error other ops give for them."""
 import ml_dtypes
@@ -32,8 +32,10 @@ def bits(a):
     return a.view({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize])
 
 
-def cast_model(x_type, shape, to, op="Cast", saturate=None):
+def cast_model(x_type, shape, to, op="Cast", saturate=None, round_mode=None, opset=21):
     attrs = {} if saturate is None else {"saturate": saturate}
+    if round_mode is not None:
+        attrs["round_mode"] = round_mode
     inputs = [oh.make_tensor_value_info("x", x_type, list(shape))]
     if op == "Cast":
         node = oh.make_node("Cast", ["x"], ["y"], to=to, **attrs)
@@ -41,7 +43,7 @@ def cast_model(x_type, shape, to, op="Cast", saturate=None):
         inputs.append(oh.make_tensor_value_info("like", to, [1]))
         node = oh.make_node("CastLike", ["x", "like"], ["y"], **attrs)
     graph = oh.make_graph([node], "cast", inputs, [oh.make_tensor_value_info("y", to, list(shape))])
-    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 21)])
+    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", opset)])
     model.ir_version = 10
     return model
 
@@ -295,6 +297,49 @@ def test_tensorinfo_and_datatype_members():
         assert info.data_type() == name and info.nbytes() == 6
         assert info.numpy_data_type() == np.dtype(dtype)
     assert popart.TensorInfo(np.zeros(3, ml_dtypes.bfloat16)).data_type() == "BFLOAT16"
+    assert popart.TensorInfo(np.zeros(3, ml_dtypes.float8_e8m0fnu)).data_type() == "FLOAT8E8M0"
+
+
+# ---- FLOAT8E8M0 (opset 24): powers of two, rounded by `round_mode` ----
+
+def popart_cast_e8m0(x, saturate, round_mode, op="Cast"):
+    feeds = {"x": x}
+    if op == "CastLike":
+        feeds["like"] = np.zeros(1, ml_dtypes.float8_e8m0fnu)
+    model = cast_model(oh.np_dtype_to_tensor_dtype(x.dtype), x.shape, TP.FLOAT8E8M0, op, saturate, round_mode, 24)
+    return run(model, feeds)
+
+
+@pytest.mark.parametrize("src", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("saturate", [1, 0])
+@pytest.mark.parametrize("round_mode", ["up", "down", "nearest"])
+def test_float_to_e8m0(src, saturate, round_mode):
+    with np.errstate(all="ignore"):  # float16 overflows to inf
+        x = all_half() if src == np.float16 else float_samples().astype(src)
+        x = np.concatenate([x, np.float32(2.0) ** np.arange(-149, 128), 1.5 * np.float32(2.0) ** np.arange(-126, 127),
+                            np.array([3.4028235e38, 1.7014118e38, 2.5e38], np.float32)]).astype(src)
+        want = nh.to_float8e8m0(x, bool(saturate), round_mode)
+    assert_same(popart_cast_e8m0(x, saturate, round_mode), want)
+
+
+@pytest.mark.parametrize("op", ["Cast", "CastLike"])
+def test_e8m0_defaults_round_up_and_saturate(op):
+    x = np.array([1.0, 1.5, 3.0, 0.75, -6.0, 3.4e38, np.inf, np.nan, 0.0], np.float32)
+    got = popart_cast_e8m0(x, None, None, op)
+    assert_same(got, nh.to_float8e8m0(x, True, "up"))
+    np.testing.assert_array_equal(got.astype(np.float32)[:5], [1.0, 2.0, 4.0, 1.0, 8.0])
+
+
+@pytest.mark.parametrize("to", [TP.FLOAT, TP.FLOAT16, TP.DOUBLE, TP.BFLOAT16, TP.FLOAT8E4M3FN], ids=tname)
+def test_e8m0_to_float(to):
+    x = every_value(TP.FLOAT8E8M0)
+    assert_same(popart_cast(x, to), reference(x, to, 1))
+
+
+def test_e8m0_round_mode_errors():
+    model = cast_model(TP.FLOAT, (2,), TP.FLOAT8E8M0, round_mode="toward_zero", opset=24)
+    with pytest.raises(popart.popart_exception, match="round_mode.*'toward_zero'.*'up', 'down' or 'nearest'"):
+        run(model, {"x": np.ones(2, np.float32)})
 
 
 @pytest.mark.parametrize("op,inputs", [("Add", 2), ("Relu", 1), ("MatMul", 2), ("ReduceSum", 1), ("Abs", 1),

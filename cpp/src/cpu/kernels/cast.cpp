@@ -12,6 +12,15 @@
 namespace popart::cpu {
 namespace {
 
+NarrowCastMode narrowCastMode(const Op &op) {
+  NarrowCastMode mode;
+  mode.saturate = op.attr<Attributes::Int>("saturate", 1) != 0;
+  const std::string rounding = op.attr<Attributes::String>("round_mode", "up");  // checked by the op
+  if (rounding == "down") mode.rounding = PowerOfTwoRounding::Down;
+  else if (rounding == "nearest") mode.rounding = PowerOfTwoRounding::Nearest;
+  return mode;
+}
+
 void castFwd(KernelContext &ctx) {
   const auto &xv = ctx.inView(0), &yv = ctx.outView(0);
   if (xv.dtype() == yv.dtype()) {
@@ -19,7 +28,7 @@ void castFwd(KernelContext &ctx) {
     return;
   }
   if (isNarrowCast(xv.dtype(), yv.dtype()))
-    return castNarrow(xv, yv, ctx.op().attr<Attributes::Int>("saturate", 1) != 0);
+    return castNarrow(xv, yv, narrowCastMode(ctx.op()));
   const int64_t n = xv.nelms();
   if (xv.dtype() == DataType::FLOAT16 && yv.dtype() == DataType::FLOAT)
     return popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {

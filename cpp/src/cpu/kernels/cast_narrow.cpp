@@ -8,6 +8,7 @@
 // - to INT4/UINT4/INT2/UINT2: integers keep their low bits (two's complement
 //   wrap); floats are truncated toward zero first (NaN, inf and values outside
 //   int32 give 0).
+// - to FLOAT8E8M0 (powers of two): see PowerOfTwo.
 // - from them: the exact value as float (int32 for the integers), then the
 //   plain cast. One type dispatch per tensor; the loops are table-free bit work.
 #include "cast_narrow.hpp"
@@ -83,9 +84,10 @@ template <class StoredT, int E, int M, int Bias, Specials S, bool Float8> struct
     return (static_cast<uint64_t>(std::max(e + Bias, 1) - 1) << M) + r;
   }
 
-  template <class V> static Stored encode(V v, bool saturate) {
+  template <class V> static Stored encode(V v, NarrowCastMode mode) {
+    const bool saturate = mode.saturate;
     if constexpr (!std::is_floating_point_v<V>) {
-      return encode(static_cast<float>(v), saturate);
+      return encode(static_cast<float>(v), mode);
     } else {
       using U = std::conditional_t<sizeof(V) == 4, uint32_t, uint64_t>;
       constexpr U kTop = U(1) << (sizeof(V) * 8 - 1);
@@ -122,7 +124,7 @@ template <int Bits, bool Signed> struct SmallInt {
   static constexpr bool kNarrow = true;
   static constexpr uint32_t kMask = (1u << Bits) - 1;
 
-  template <class V> static uint8_t encode(V v, bool) {
+  template <class V> static uint8_t encode(V v, NarrowCastMode) {
     if constexpr (std::is_floating_point_v<V>) {
       const V t = std::trunc(v);  // NaN fails both comparisons
       return t >= V(-2147483648.0) && t < V(2147483648.0) ? uint8_t(static_cast<int32_t>(t) & kMask) : 0;
@@ -136,11 +138,39 @@ template <int Bits, bool Signed> struct SmallInt {
   }
 };
 
+/// FLOAT8E8M0: 2^(b - 127) for b < 255, NaN for 255; no sign, no zero. Values
+/// go through float (as onnx's reference does) and keep only their exponent,
+/// the mantissa rounding it per PowerOfTwoRounding; the sign is dropped.
+struct PowerOfTwo {
+  using Stored = uint8_t;
+  static constexpr bool kNarrow = true;
+
+  template <class V> static uint8_t encode(V v, NarrowCastMode mode) {
+    const uint32_t u = bitsOf<uint32_t>(static_cast<float>(v));
+    uint32_t e = (u >> 23) & 0xff;
+    if (e == 0xff) return 0xff;  // inf and NaN
+    bool up = false;
+    switch (mode.rounding) {
+    case PowerOfTwoRounding::Up: up = (u & 0x7fffff) != 0; break;
+    case PowerOfTwoRounding::Down: break;
+    case PowerOfTwoRounding::Nearest:  // guard bit, then ties go up unless the result would be 2^-127
+      up = (u & 0x400000) && ((u & 0x3fffff) || e > 0);
+      break;
+    }
+    if (up && !(mode.saturate && e == 0xfe)) ++e;  // 0xfe + 1 without saturate: NaN
+    return uint8_t(e);
+  }
+  static float decode(uint8_t b) {
+    if (b == 0xff) return std::numeric_limits<float>::quiet_NaN();
+    return b ? fromBits<float>(uint32_t(b) << 23) : fromBits<float>(0x400000u);  // 2^-127 is a float subnormal
+  }
+};
+
 /// PopART's computing types.
 template <class T> struct Plain {
   using Stored = T;
   static constexpr bool kNarrow = false;
-  template <class V> static T encode(V v, bool) { return castValue<T>(v); }
+  template <class V> static T encode(V v, NarrowCastMode) { return castValue<T>(v); }
   static compute_t<T> decode(T v) { return compute_t<T>(v); }
 };
 
@@ -162,6 +192,7 @@ template <class F> void dispatchCodec(DataType t, F &&f) {
   case DataType::INT4: return f(SmallInt<4, true>{});
   case DataType::UINT4: return f(SmallInt<4, false>{});
   case DataType::INT2: return f(SmallInt<2, true>{});
+  case DataType::FLOAT8E8M0: return f(PowerOfTwo{});
   case DataType::UINT2: return f(SmallInt<2, false>{});
   default: return dispatchAll(t, [&](auto tag) { f(Plain<decltype(tag)>{}); });
   }
@@ -174,7 +205,7 @@ bool isNarrowCast(DataType from, DataType to) {
   return narrow(from) || narrow(to);
 }
 
-void castNarrow(const popx::TensorView &xv, const popx::TensorView &yv, bool saturate) {
+void castNarrow(const popx::TensorView &xv, const popx::TensorView &yv, NarrowCastMode mode) {
   const int64_t n = xv.nelms();
   dispatchCodec(xv.dtype(), [&](auto from) {
     dispatchCodec(yv.dtype(), [&](auto to) {
@@ -186,7 +217,7 @@ void castNarrow(const popx::TensorView &xv, const popx::TensorView &yv, bool sat
         const auto *x = static_cast<const typename From::Stored *>(xv.raw());
         auto *y = static_cast<typename To::Stored *>(yv.raw());
         popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
-          for (int64_t i = b; i < e; ++i) y[i] = To::encode(From::decode(x[i]), saturate);
+          for (int64_t i = b; i < e; ++i) y[i] = To::encode(From::decode(x[i]), mode);
         }, kMemoryBoundGrain);
       }
     });
@@ -196,7 +227,7 @@ void castNarrow(const popx::TensorView &xv, const popx::TensorView &yv, bool sat
 uint64_t fillBits(DataType t, double v) {
   uint64_t bits = 0;
   dispatchCodec(t, [&](auto to) {
-    const auto c = decltype(to)::encode(v, true);
+    const auto c = decltype(to)::encode(v, NarrowCastMode{});
     std::memcpy(&bits, &c, sizeof c);
   });
   return bits;

@@ -19,10 +19,20 @@ template <class To, class From> To castValue(From v) {
 /// True when `from` or `to` is BFLOAT16 or a storage type: the casts castNarrow does.
 bool isNarrowCast(DataType from, DataType to);
 
-/// y = x cast to y's type, for isNarrowCast types. `saturate` is Cast's
-/// attribute (opset 19): float8 targets then clamp values beyond their range to
-/// their largest finite value instead of giving inf or NaN.
-void castNarrow(const popx::TensorView &x, const popx::TensorView &y, bool saturate);
+/// How FLOAT8E8M0 (a power of two, no sign) rounds a float's mantissa: Cast's
+/// `round_mode` attribute (opset 24), "up" by default.
+enum class PowerOfTwoRounding { Up, Down, Nearest };
+
+/// Cast's attributes for the narrow types. `saturate` (opset 19): float8
+/// targets clamp values beyond their range to their largest finite value
+/// instead of giving inf or NaN.
+struct NarrowCastMode {
+  bool saturate = true;
+  PowerOfTwoRounding rounding = PowerOfTwoRounding::Up;
+};
+
+/// y = x cast to y's type, for isNarrowCast types.
+void castNarrow(const popx::TensorView &x, const popx::TensorView &y, NarrowCastMode mode);
 
 /// The bits of `v` as one element of any fixed-size type `t` (a fill value;
 /// float8 saturates).
