@@ -1,8 +1,9 @@
-// InstanceNormalization (1, 6), LayerNormalization (17), MeanVarianceNormalization (9, 13),
+// InstanceNormalization (1, 6), LayerNormalization (17), RMSNormalization (23), MeanVarianceNormalization (9, 13),
 // LpNormalization (1), LRN (1, 13): shape inference and attribute checks (formulas in normalization.hpp).
 // Gradients are NormGradOps fed dY and X (plus the scale for Instance/Layer normalisation):
 //   Instance/Layer: xh = (x - mean) invstd, g = dy scale, dx = invstd (g - mean(g) - xh mean(g xh)),
-//   dscale = sum(dy xh), dB = sum(dy); MVN, Lp and LRN formulas beside their kernels.
+//   dscale = sum(dy xh), dB = sum(dy); RMS: the same without the mean terms (mean = 0, mean(g) dropped);
+//   MVN, Lp and LRN formulas beside their kernels.
 #include "ops/normalization.hpp"
 #include "popart/opmanager.hpp"
 #include "shape_util.hpp"
@@ -66,6 +67,8 @@ std::vector<std::unique_ptr<Op>> InstanceNormOp::getGradOps() {
 }
 
 void LayerNormOp::setup() {
+  if (!centred(*this) && (hasInput(2) || output->n() > 1))
+    throw error("takes inputs X and scale and has one output Y (no bias, mean or inverse deviation)");
   axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
   const Shape norm(inShape(0).begin() + axis_, inShape(0).end());
   for (InIndex i : {1, 2})
@@ -85,7 +88,7 @@ void LayerNormOp::setup() {
 std::vector<std::unique_ptr<Op>> LayerNormOp::getGradOps() {  // dY, X, Scale -> dX, dScale (, dB)
   std::map<int, int> outs{{0, 0}, {1, 1}};
   if (hasInput(2)) outs[2] = 2;
-  return normGradOps("LayerNormalizationGrad", *this,
+  return normGradOps(centred(*this) ? "LayerNormalizationGrad" : "RMSNormalizationGrad", *this,
                      {{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}, {2, 1, GradOpInType::In}}, outs);
 }
 
@@ -118,11 +121,13 @@ std::vector<std::unique_ptr<Op>> LRNOp::getGradOps() { return normXGradOps("LRNG
 
 POPART_REGISTER_OP(InstanceNormOp, onnxOp("InstanceNormalization", {1, 6}), floatTypes());
 POPART_REGISTER_OP(LayerNormOp, onnxOp("LayerNormalization", {17}), floatTypes());
+POPART_REGISTER_OP(LayerNormOp, onnxOp("RMSNormalization", {23}), floatTypes());
 POPART_REGISTER_OP(MeanVarianceNormOp, onnxOp("MeanVarianceNormalization", {9, 13}), floatTypes());
 POPART_REGISTER_OP(LpNormOp, onnxOp("LpNormalization", {1}), floatTypes());
 POPART_REGISTER_OP(LRNOp, onnxOp("LRN", {1, 13}), floatTypes());
 POPART_REGISTER_OP(NormGradOp, internalOp("InstanceNormalizationGrad"));
 POPART_REGISTER_OP(NormGradOp, internalOp("LayerNormalizationGrad"));
+POPART_REGISTER_OP(NormGradOp, internalOp("RMSNormalizationGrad"));
 POPART_REGISTER_OP(NormGradOp, internalOp("MeanVarianceNormalizationGrad"));
 POPART_REGISTER_OP(NormGradOp, internalOp("LpNormalizationGrad"));
 POPART_REGISTER_OP(NormGradOp, internalOp("LRNGrad"));

@@ -43,6 +43,7 @@ public:
 
 /// LayerNormalization (17): over dims [axis, rank), y = (x - mean) * invstd * Scale + B,
 /// invstd = 1 / sqrt(var + eps); optional outputs Mean and InvStdDev (dims [axis, rank) = 1).
+/// RMSNormalization (23) is the uncentred form: y = x / sqrt(mean(x^2) + eps) * Scale, no B.
 class LayerNormOp final : public Op {
 public:
   using Op::Op;
@@ -50,6 +51,8 @@ public:
   void setup() override;
   std::vector<std::unique_ptr<Op>> getGradOps() override;
   int64_t axis() const { return axis_; }  // valid after setup(), non-negative
+  /// False for RMSNormalization (and its gradient): no mean is subtracted.
+  static bool centred(const Op &op) { return op.opid.type.rfind("RMSNormalization", 0) != 0; }
 
 private:
   int64_t axis_ = 0;

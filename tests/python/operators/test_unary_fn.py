@@ -6,6 +6,7 @@ import sys
 
 import numpy as np
 import pytest
+import torch
 
 import popart
 
@@ -181,6 +182,26 @@ def test_graphcore_activation(op_tester, op, dtype, shape):
     fn, attrs = GRAPHCORE_ACTIVATIONS[op]
     x = rand(shape, dtype)
     op_tester.check(op, [x], reference=in_dtype(fn), attrs=attrs, domain=GC, **tol(dtype))
+
+
+@pytest.mark.parametrize("alpha", [None, 1.0, 0.25, 3.0])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_onnx_swish(op_tester, alpha, dtype):
+    a = 1.0 if alpha is None else alpha
+    x = rand((4, 9), dtype)
+    x.flat[:4] = [-200.0, -30.0, 0.0, 40.0]
+    attrs = {} if alpha is None else {"alpha": alpha}
+    ref = in_dtype(lambda x: x / (1 + np.exp(-np.float64(np.float32(a)) * x)))
+    op_tester.check("Swish", [x], reference=ref, attrs=attrs, opset=24, **tol(dtype))
+
+
+@pytest.mark.parametrize("opset", [18, 22])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_mish(op_tester, opset, dtype):
+    x = rand((5, 7), dtype)
+    x.flat[:4] = [-100.0, -20.0, 0.0, 30.0]
+    ref = in_dtype(lambda x: torch.nn.functional.mish(torch.tensor(x)).numpy())
+    op_tester.check("Mish", [x], reference=ref, opset=opset, **tol(dtype))
 
 
 def test_swish_extremes(op_tester):

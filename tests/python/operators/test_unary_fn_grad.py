@@ -67,6 +67,8 @@ CASES = {
     "gc.Gelu": (lambda x: F.gelu(x, approximate="tanh"), {}, GC, 11, (-4, 4)),
     "gc.GeluErf": (F.gelu, {}, GC, 11, (-4, 4)),
     "gc.Swish": (F.silu, {}, GC, 11, (-6, 6)),
+    "Swish": (lambda x: x * torch.sigmoid(f32(0.7) * x), {"alpha": 0.7}, "", 24, (-6, 6)),
+    "Mish": (F.mish, {}, "", 22, (-6, 6)),
     "gc.Scale": (lambda x: x * 2.5, {"scale": 2.5}, GC, 11, (-3, 3)),
 }
 

@@ -1,6 +1,7 @@
 // Activations: Elu, Selu, Celu (x > 0 ? x : alpha expm1(x / alpha)), HardSigmoid, HardSwish, Softsign,
 // Softplus (max(x,0) + log1p(e^-|x|)), ThresholdedRelu, Shrink, Gelu (erf or tanh
-// form), ai.graphcore Gelu (tanh), GeluErf, Swish (x sigmoid(x)) and Scale (x * scale).
+// form), ai.graphcore Gelu (tanh), GeluErf, Swish (x sigmoid(alpha x); ai.graphcore: alpha 1),
+// Mish (x tanh(softplus(x))) and Scale (x * scale).
 #include "unary_fn.hpp"
 
 namespace popart::cpu {
@@ -58,9 +59,16 @@ struct GeluTanhF {
   }
 };
 struct SwishF {
+  float alpha;
   template <class C> C operator()(C x) const {
-    C e = ufn::exp(-std::fabs(x)), s = C(1) / (C(1) + e);  // sigmoid without overflow
-    return x * (x < C(0) ? e * s : s);
+    const C ax = C(alpha) * x;
+    C e = ufn::exp(-std::fabs(ax)), s = C(1) / (C(1) + e);  // sigmoid without overflow
+    return x * (ax < C(0) ? e * s : s);
+  }
+};
+struct MishF {
+  template <class C> C operator()(C x) const {
+    return x * ufn::tanh(std::max(x, C(0)) + std::log1p(ufn::exp(-std::fabs(x))));
   }
 };
 struct ScaleF {
@@ -91,7 +99,8 @@ UnaryStep activationStep(const Op &op, const popx::TensorView &x, const popx::Te
   if (t == "Shrink") return numericUnaryStep(x, y, ShrinkF{f("lambd", 0.5f), f("bias", 0.0f)});
   if (t == "Gelu" && geluUsesTanh(op)) return floatUnaryStep(x, y, GeluTanhF{});
   if (t == "Gelu" || t == "GeluErf") return floatUnaryStep(x, y, GeluErfF{});
-  if (t == "Swish") return floatUnaryStep(x, y, SwishF{});
+  if (t == "Swish") return floatUnaryStep(x, y, SwishF{f("alpha", 1.0f)});  // ai.graphcore Swish: alpha 1
+  if (t == "Mish") return floatUnaryStep(x, y, MishF{});
   if (t == "Scale") return numericUnaryStep(x, y, ScaleF{op.attr<Attributes::Float>("scale")});
   throw error("no activation kernel for {}", t);
 }
@@ -100,6 +109,6 @@ UnaryStep activationStep(const Op &op, const popx::TensorView &x, const popx::Te
 static popx::OpxCreator<UnaryFnOpx<activationStep>> activationOpxCreator(withInplaceIds(
     {onnxOp("Elu"), onnxOp("Selu"), onnxOp("Celu"), onnxOp("HardSigmoid"), onnxOp("HardSwish"), onnxOp("Softsign"),
      onnxOp("Softplus"), onnxOp("ThresholdedRelu"), onnxOp("Shrink"), onnxOp("Gelu"), graphcoreOp("GeluErf"),
-     graphcoreOp("Swish"), graphcoreOp("Scale")}));
+     graphcoreOp("Swish"), onnxOp("Swish"), onnxOp("Mish"), graphcoreOp("Scale")}));
 static popx::OpxCreator<UnaryFnOpx<activationStep>> activationGcOpxCreator(graphcoreOp("Gelu"));
 } // namespace popart::cpu

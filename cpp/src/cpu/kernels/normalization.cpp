@@ -27,6 +27,15 @@ template <class T> void normRowMoments(const T *x, int64_t n, double &mean, doub
   var = n > 0 ? v / static_cast<double>(n) : 0.0;
 }
 
+/// normRowMoments, or for RMSNormalization (not centred) mean 0 and var = mean(x^2).
+template <class T> void normRowStats(const T *x, int64_t n, bool centred, double &mean, double &var) {
+  if (centred) return normRowMoments(x, n, mean, var);
+  double v = 0;
+  for (int64_t i = 0; i < n; ++i) v += static_cast<double>(x[i]) * static_cast<double>(x[i]);
+  mean = 0.0;
+  var = n > 0 ? v / static_cast<double>(n) : 0.0;
+}
+
 /// f(begin, end) over `rows` rows of n elements, about 32k elements per task.
 template <class F> void normForRows(int64_t rows, int64_t n, F &&f) {
   popx::Opx::parallelFor(rows, f, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, n)));
@@ -81,6 +90,7 @@ public:
     const Shape &s = inShape(0), norm(s.begin() + op.axis(), s.end());
     const int64_t rows = shapeutil::product(s, 0, op.axis()), n = shapeutil::product(norm, 0, norm.size());
     const double eps = op.attr<Attributes::Float>("epsilon", 1e-5f);
+    const bool centred = LayerNormOp::centred(op);
     auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(1), norm));
     auto bi = std::make_shared<const std::vector<int64_t>>(hasInput(2) ? normBroadcastIndex(inShape(2), norm)
                                                                         : std::vector<int64_t>{});
@@ -96,7 +106,7 @@ public:
         normForRows(rows, n, [&](int64_t lo, int64_t hi) {
           for (int64_t r = lo; r < hi; ++r) {
             double m, var;
-            normRowMoments(xp + r * n, n, m, var);
+            normRowStats(xp + r * n, n, centred, m, var);
             const double is = 1.0 / std::sqrt(var + eps);
             if (mp) mp[r] = static_cast<float>(m);
             if (ip) ip[r] = static_cast<float>(is);
@@ -127,6 +137,7 @@ void normReduceTo(const double *v, int64_t n, const std::vector<int64_t> &idx, T
 }
 /// LayerNormalizationGrad: inputs dY, X, Scale; outputs dX, dScale (, dB). Rows in parallel give dX and keep
 /// their mean and invstd; columns in parallel then sum dY * xh and dY, reduced to the parameter shapes.
+/// RMSNormalizationGrad: the same with mean 0 and without the mean(g) term.
 class LayerNormGradOpx final : public popx::Opx {
 public:
   using Opx::Opx;
@@ -136,6 +147,7 @@ public:
     const Shape norm(s.begin() + axis, s.end());
     const int64_t rows = shapeutil::product(s, 0, axis), n = shapeutil::product(norm, 0, norm.size());
     const double eps = op_p->attr<Attributes::Float>("epsilon", 1e-5f);
+    const bool centred = LayerNormOp::centred(*op_p);
     auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(2), norm));
     auto bi = std::make_shared<const std::vector<int64_t>>(hasOutput(2) ? normBroadcastIndex(outShape(2), norm)
                                                                          : std::vector<int64_t>{});
@@ -152,14 +164,14 @@ public:
         normForRows(rows, n, [&](int64_t lo, int64_t hi) {
           for (int64_t r = lo; r < hi; ++r) {
             double m, var, sg = 0, sgx = 0;
-            normRowMoments(xp + r * n, n, m, var);
+            normRowStats(xp + r * n, n, centred, m, var);
             const double is = 1.0 / std::sqrt(var + eps);
             mean[r] = m, inv[r] = is;
             for (int64_t j = 0; j < n; ++j) {
               const double gj = static_cast<double>(g[r * n + j]) * scale(j);
               sg += gj, sgx += gj * (static_cast<double>(xp[r * n + j]) - m) * is;
             }
-            sg /= static_cast<double>(n), sgx /= static_cast<double>(n);
+            sg = centred ? sg / static_cast<double>(n) : 0.0, sgx /= static_cast<double>(n);
             for (int64_t j = 0; j < n; ++j) {
               const double xh = (static_cast<double>(xp[r * n + j]) - m) * is;
               dxp[r * n + j] = static_cast<T>(is * (static_cast<double>(g[r * n + j]) * scale(j) - sg - xh * sgx));
@@ -417,11 +429,12 @@ public:
 POPART_REGISTER_KERNEL(onnxOp("InstanceNormalization"), instanceNormKernel);
 POPART_REGISTER_KERNEL(onnxOp("LpNormalization"), lpNormKernel);
 POPART_REGISTER_KERNEL(onnxOp("LRN"), lrnKernel);
-static popx::OpxCreator<LayerNormOpx> POPART_UNIQUE_NAME(layerNormOpxCreator_)(onnxOp("LayerNormalization"));
+static popx::OpxCreator<LayerNormOpx> POPART_UNIQUE_NAME(layerNormOpxCreator_)(
+    {onnxOp("LayerNormalization"), onnxOp("RMSNormalization")});
 static popx::OpxCreator<MeanVarianceNormOpx> POPART_UNIQUE_NAME(mvnOpxCreator_)(onnxOp("MeanVarianceNormalization"));
 POPART_REGISTER_KERNEL(internalOp("LpNormalizationGrad"), lpNormGradKernel);
 static popx::OpxCreator<LayerNormGradOpx> POPART_UNIQUE_NAME(layerNormGradOpxCreator_)(
-    internalOp("LayerNormalizationGrad"));
+    {internalOp("LayerNormalizationGrad"), internalOp("RMSNormalizationGrad")});
 static popx::OpxCreator<MeanVarianceNormGradOpx> POPART_UNIQUE_NAME(mvnGradOpxCreator_)(
     internalOp("MeanVarianceNormalizationGrad"));
 static popx::OpxCreator<LRNGradOpx> POPART_UNIQUE_NAME(lrnGradOpxCreator_)(internalOp("LRNGrad"));
