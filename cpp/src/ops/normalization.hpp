@@ -1,5 +1,5 @@
 // Normalisation ops named by their kernels: InstanceNormalization,
-// LayerNormalization, MeanVarianceNormalization, LpNormalization; NormGradOp,
+// LayerNormalization, RMSNormalization, MeanVarianceNormalization, LpNormalization; NormGradOp,
 // the gradient op of every normalisation family (BatchNorm, GroupNorm too).
 #pragma once
 #include "popart/op.hpp"
@@ -53,6 +53,15 @@ public:
 
 private:
   int64_t axis_ = 0;
+};
+
+/// RMSNormalization (23): over dims [axis, rank), y = x * invrms * Scale, invrms = 1 / sqrt(mean(x^2) + eps).
+class RMSNormOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
 };
 
 /// MeanVarianceNormalization (9, 13): y = (x - mean) / (sqrt(E[(x - mean)^2]) + 1e-9)

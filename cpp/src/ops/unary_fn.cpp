@@ -120,7 +120,9 @@ POPART_REGISTER_OP(UnaryFnOp, onnxOp("Shrink", {9}), numericTypes());
 POPART_REGISTER_OP(UnaryFnOp, onnxOp("Gelu", {20}), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Gelu"), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("GeluErf"), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Swish", {24}), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Swish"), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, onnxOp("Mish", {18, 22}), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Scale"), numericTypes());
 // Logic and predicates.
 POPART_REGISTER_OP(UnaryFnOp, onnxOp("Not", {1}), {DataType::BOOL});
@@ -160,6 +162,7 @@ POPART_UNARY_FN_INPLACE("Shrink");
 POPART_UNARY_FN_INPLACE("Gelu");
 POPART_UNARY_FN_INPLACE("GeluErf");
 POPART_UNARY_FN_INPLACE("Swish");
+POPART_UNARY_FN_INPLACE("Mish");
 POPART_UNARY_FN_INPLACE("Scale");
 POPART_UNARY_FN_INPLACE("Not");
 POPART_UNARY_FN_INPLACE("BitwiseNot");
@@ -195,6 +198,7 @@ POPART_UNARY_FN_GRAD("Shrink");
 POPART_UNARY_FN_GRAD("Gelu");
 POPART_UNARY_FN_GRAD("GeluErf");
 POPART_UNARY_FN_GRAD("Swish");
+POPART_UNARY_FN_GRAD("Mish");
 POPART_UNARY_FN_GRAD("Scale");
 #undef POPART_UNARY_FN_GRAD
 } // namespace popart
