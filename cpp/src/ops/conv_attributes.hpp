@@ -44,6 +44,9 @@ WindowGeometry convTransposeGeometry(const Op &op, const Shape &inSpatial, const
 /// strides/dilations/pads lists.
 WindowGeometry multiConvGeometry(const Op &op, int conv);
 
+/// LpPool's exponent p: a FLOAT attribute in opset 1, an INT one later (default 2); either type is read.
+double lpPoolExponent(const Op &op);
+
 /// Gradient op `type` of Conv/ConvTranspose/MultiConv `fwd` with geometry `g`: inputs dY (0, the gradient
 /// of fwd output `out`) and, when `other` >= 0, fwd input `other` (1); output: gradient of fwd input `wrt`.
 /// Its attributes are g as explicit strides/dilations/pads, so windowGeometry(gradOp, g.in, g.kernel) == g
