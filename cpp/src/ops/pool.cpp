@@ -5,6 +5,9 @@
 // Gradients (<type>Grad, inputs dY, X): max pools route dY to the window's first maximum; average pools
 // spread dY / count evenly over the window's counted positions; LpPool gives each tap
 // dy sign(x) |x|^(p-1) / y^(p-1) (0 where y = 0). The Indices output has no gradient.
+// MaxUnpool (9, 11, 22): Y = zeros, Y.flat[I[j]] = X.flat[j]; Y's spatial dims are (in - 1) * stride
+// - padBegin - padEnd + kernel, or those of the constant output_shape input (I indexes that shape, as
+// MaxPool's Indices index its input, as onnxruntime and torch read it). Inference only.
 #include "conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -97,6 +100,42 @@ public:
   }
 };
 
+class MaxUnpoolOp final : public Op {  // inputs X, I, output_shape (optional)
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  std::vector<InIndex> constantInputs() const override { return {2}; }
+  void setup() override {
+    const auto &x = inInfo(0);
+    checkPoolInput(x);
+    if (inInfo(1).dataType() != DataType::INT64 || inShape(1) != x.shape())
+      throw error("input 1 (I) must be INT64 of X's shape {}, got {} {}", x.shape(), inInfo(1).data_type(),
+                  inShape(1));
+    if (!attributes().hasAttribute("kernel_shape")) throw error("attribute kernel_shape is required");
+    const size_t r = static_cast<size_t>(x.rank()) - 2;
+    const Shape k = convIntsAttr(*this, "kernel_shape", r, 1), s = convIntsAttr(*this, "strides", r, 1),
+                pads = convIntsAttr(*this, "pads", 2 * r, 0);
+    Shape out{x.dim(0), x.dim(1)};
+    for (size_t i = 0; i < r; ++i) {
+      if (k[i] < 1 || s[i] < 1) throw error("kernel_shape and strides must be positive, got {} and {}", k, s);
+      out.push_back((x.dim(static_cast<int>(i) + 2) - 1) * s[i] - pads[i] - pads[r + i] + k[i]);
+    }
+    if (hasInput(2)) out = checkedOutputShape(out);
+    for (int64_t d : out)
+      if (d < 1) throw error("the output shape {} has a non-positive dimension", out);
+    outInfo(0) = TensorInfo(x.dataType(), out);
+  }
+
+private:
+  Shape checkedOutputShape(const Shape &inferred) const {
+    const Shape out = inConstInts(2);
+    if (out.size() != inferred.size() || out[0] != inferred[0] || out[1] != inferred[1])
+      throw error("input 2 (output_shape) {} must have {} values starting with X's N and C ({}, {})", out,
+                  inferred.size(), inferred[0], inferred[1]);
+    return out;
+  }
+};
+
 std::vector<DataType> maxPoolTypes() {
   auto t = floatTypes();
   t.push_back(DataType::INT8);
@@ -108,6 +147,7 @@ std::vector<DataType> maxPoolTypes() {
 POPART_REGISTER_OP(PoolOp, onnxOp("MaxPool", {1, 8, 10, 11, 12}), maxPoolTypes());
 POPART_REGISTER_OP(PoolOp, onnxOp("AveragePool", {1, 7, 10, 11, 19}), floatTypes());
 POPART_REGISTER_OP(PoolOp, onnxOp("LpPool", {1, 2, 11, 18, 22}), floatTypes());
+POPART_REGISTER_OP(MaxUnpoolOp, onnxOp("MaxUnpool", {9, 11, 22}), floatTypes());
 POPART_REGISTER_OP(GlobalPoolOp, onnxOp("GlobalAveragePool", {1}), floatTypes());
 POPART_REGISTER_OP(GlobalPoolOp, onnxOp("GlobalMaxPool", {1}), floatTypes());
 POPART_REGISTER_OP(PoolGradOp, internalOp("MaxPoolGrad"));

@@ -8,16 +8,17 @@
 // or give LpPool taps dy sign(x) (|x| / y)^(p-1).
 #include "dispatch.hpp"
 #include "ops/conv_attributes.hpp"
+#include "popart/error.hpp"
 #include "popart/popx/opx.hpp"
 #include "window_util.hpp"
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
 #include "cpu/dnnl/tensor_layout.hpp"
-#include "popart/error.hpp"
 #include "popart/tensor.hpp"
 #endif
 
@@ -299,6 +300,30 @@ public:
   }
 };
 
+/// MaxUnpool: y = 0, then y[idx[j]] = x[j] in order (a later duplicate index wins, so the scatter is serial).
+class MaxUnpoolOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto x = getInTensor(0), y = getOutTensor(0);
+    const int64_t *idx = getInTensor(1).data<int64_t>();
+    const int64_t n = x.nelms(), size = y.nelms(), bytes = y.nbytes();
+    prog.add([=] {
+      std::memset(y.raw(), 0, static_cast<size_t>(bytes));
+      dispatchFloat(x.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        const T *px = x.data<T>();
+        T *py = y.data<T>();
+        for (int64_t j = 0; j < n; ++j) {
+          if (idx[j] < 0 || idx[j] >= size)
+            throw error("index I[{}] = {} is out of range for an output of {} elements", j, idx[j], size);
+          py[idx[j]] = px[j];
+        }
+      });
+    });
+  }
+};
+
 template <class T> void globalPool(const T *x, T *y, int64_t planes, int64_t size, bool isMax) {
   using Acc = compute_t<T>;
   popx::Opx::parallelFor(planes, [&](int64_t b, int64_t e) {
@@ -361,6 +386,7 @@ public:
 static popx::OpxCreator<PoolOpx> poolOpxCreator({onnxOp("MaxPool"), onnxOp("AveragePool"), onnxOp("LpPool")});
 static popx::OpxCreator<PoolGradOpx> poolGradOpxCreator({internalOp("MaxPoolGrad"), internalOp("AveragePoolGrad"),
                                                          internalOp("LpPoolGrad")});
+static popx::OpxCreator<MaxUnpoolOpx> maxUnpoolOpxCreator(onnxOp("MaxUnpool"));
 static popx::OpxCreator<GlobalPoolOpx> globalPoolOpxCreator({onnxOp("GlobalAveragePool"), onnxOp("GlobalMaxPool"),
                                                              internalOp("GlobalAveragePoolGrad"),
                                                              internalOp("GlobalMaxPoolGrad")});
