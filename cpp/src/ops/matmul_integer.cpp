@@ -5,13 +5,12 @@
 // has its operand's type. Parameters are one value (per tensor) or, 1-D, one per row of A ([M]) or per
 // column of B ([N]); y_scale and y_zero_point are one value. No gradients.
 #include "matmul_shape.hpp"
+#include "ops/quantize.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 
 namespace popart {
 namespace {
-
-bool qmmIs8Bit(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
 
 class MatMulIntegerOp final : public Op {
 public:
@@ -21,37 +20,28 @@ public:
     const bool qlinear = opid.type == "QLinearMatMul";
     const InIndex a = 0, b = qlinear ? 3 : 1;
     for (InIndex i : {a, b})
-      if (!qmmIs8Bit(inInfo(i).dataType()))
+      if (!isInt8Type(inInfo(i).dataType()))
         throw error("input {} must be INT8 or UINT8, got {}", i, inInfo(i).data_type());
     const MatMulGeometry g = matmulGeometry(inShape(a), inShape(b));
     const int64_t rows = inRank(a) > 1 ? g.m : 1, cols = inRank(b) > 1 ? g.n : 1;
     if (!qlinear) {
-      checkParam(2, inInfo(a).dataType(), rows, "a_zero_point");
-      checkParam(3, inInfo(b).dataType(), cols, "b_zero_point");
+      checkQuantParam(*this, 2, inInfo(a).dataType(), rows, "a_zero_point");
+      checkQuantParam(*this, 3, inInfo(b).dataType(), cols, "b_zero_point");
       outInfo(0) = TensorInfo(DataType::INT32, g.out);
       return;
     }
     const DataType scale = inInfo(1).dataType();
     if (scale != DataType::FLOAT && scale != DataType::FLOAT16)
       throw error("input 1 (a_scale) must be FLOAT or FLOAT16, got {}", inInfo(1).data_type());
-    checkParam(1, scale, rows, "a_scale"), checkParam(2, inInfo(a).dataType(), rows, "a_zero_point");
-    checkParam(4, scale, cols, "b_scale"), checkParam(5, inInfo(b).dataType(), cols, "b_zero_point");
-    checkParam(6, scale, 1, "y_scale");
-    if (!hasInput(7) || !qmmIs8Bit(inInfo(7).dataType()))
+    checkQuantParam(*this, 1, scale, rows, "a_scale");
+    checkQuantParam(*this, 2, inInfo(a).dataType(), rows, "a_zero_point");
+    checkQuantParam(*this, 4, scale, cols, "b_scale");
+    checkQuantParam(*this, 5, inInfo(b).dataType(), cols, "b_zero_point");
+    checkQuantParam(*this, 6, scale, 1, "y_scale");
+    if (!hasInput(7) || !isInt8Type(inInfo(7).dataType()))
       throw error("input 7 (y_zero_point) must be given, INT8 or UINT8");
-    checkParam(7, inInfo(7).dataType(), 1, "y_zero_point");
+    checkQuantParam(*this, 7, inInfo(7).dataType(), 1, "y_zero_point");
     outInfo(0) = TensorInfo(inInfo(7).dataType(), g.out);
-  }
-
-private:
-  /// Optional input i: type t, one value or `perAxis` values in a 1-D tensor.
-  void checkParam(InIndex i, DataType t, int64_t perAxis, const char *name) const {
-    if (!hasInput(i)) return;
-    const auto &p = inInfo(i);
-    const bool single = p.nelms() == 1 && p.rank() <= 1, axis = p.rank() == 1 && p.nelms() == perAxis;
-    if (p.dataType() != t || !(single || axis))
-      throw error("input {} ({}) must be {} with one value or [{}], got {} {}", i, name, toString(t), perAxis,
-                  p.data_type(), p.shape());
   }
 };
 

@@ -3,35 +3,13 @@
 // output run in parallel, batch dimensions broadcast as numpy matmul. Sums wrap in 32 bits (unsigned
 // arithmetic). QLinearMatMul requantises each sum in double with the multiplier computed in the scale type.
 #include "dispatch.hpp"
+#include "integer_util.hpp"
 #include "ops/matmul_shape.hpp"
-#include "popart/popx/opx.hpp"
-#include <algorithm>
-#include <cmath>
-#include <limits>
 #include <memory>
 #include <vector>
 
 namespace popart::cpu {
 namespace {
-
-/// x - zero point (one value, or one per row: `perRow`, or per column of a [rows, cols] matrix) as int32.
-template <class Q>
-void qmmCentre(const Q *x, const popx::TensorView &zero, int64_t mats, int64_t rows, int64_t cols, bool transpose,
-               int32_t *out) {
-  const Q *z = zero.raw() ? zero.data<Q>() : nullptr;
-  const int64_t nz = zero.raw() ? zero.nelms() : 0;
-  popx::Opx::parallelFor(mats * rows, [&](int64_t lo, int64_t hi) {
-    for (int64_t t = lo; t < hi; ++t) {
-      const int64_t mat = t / rows, r = t % rows;
-      for (int64_t c = 0; c < cols; ++c) {
-        const int64_t zi = nz <= 1 ? 0 : (transpose ? c : r);
-        const int32_t v = static_cast<int32_t>(x[t * cols + c]) - (z ? static_cast<int32_t>(z[zi]) : 0);
-        if (transpose) out[(mat * cols + c) * rows + r] = v;
-        else out[t * cols + c] = v;
-      }
-    }
-  }, std::max<int64_t>(1, 16384 / std::max<int64_t>(cols, 1)));
-}
 
 /// Index of the operand batch (shape `own`, 1 = broadcast) read by output batch b of shape `batch`.
 int64_t qmmBatchIndex(int64_t b, const Shape &batch, const Shape &own) {
@@ -51,13 +29,6 @@ int32_t qmmDot(const int32_t *a, const int32_t *b, int64_t k) {
   return static_cast<int32_t>(s);
 }
 
-/// f(Q{}) for the 8-bit integer types.
-template <class F> void qmmDispatch8(DataType t, F &&f) {
-  if (t == DataType::INT8) return f(int8_t{});
-  if (t == DataType::UINT8) return f(uint8_t{});
-  throw error("type {} is not supported here (expected INT8 or UINT8)", toString(t));
-}
-
 /// QLinearMatMul's requantisation inputs: scales (type S) per tensor or per row / column, output zero point.
 struct QmmOutput {
   popx::TensorView aScale, bScale, yScale, yZero;
@@ -65,7 +36,8 @@ struct QmmOutput {
 
 /// One output row of QLinearMatMul: y = saturate(rint(acc * S(S(sa sb) / sy)) + zy).
 template <class S, class Q>
-void qmmRequantRow(const int32_t *ar, const int32_t *bm, int64_t n, int64_t k, int64_t row, const QmmOutput &q, Q *yr) {
+void qmmRequantRow(const int32_t *ar, const int32_t *bm, int64_t n, int64_t k, int64_t row, const QmmOutput &q,
+                   Q *yr) {
   using C = compute_t<S>;
   const S *sa = q.aScale.data<S>(), *sb = q.bScale.data<S>();
   const C sy = C(q.yScale.data<S>()[0]);
@@ -74,8 +46,7 @@ void qmmRequantRow(const int32_t *ar, const int32_t *bm, int64_t n, int64_t k, i
   for (int64_t c = 0; c < n; ++c) {
     const S ab = S(C(a) * C(sb[q.bScale.nelms() == 1 ? 0 : c]));
     const double m = static_cast<double>(C(S(C(ab) / sy)));
-    const double v = std::nearbyint(static_cast<double>(qmmDot(ar, bm + c * k, k)) * m) + zero;
-    yr[c] = static_cast<Q>(std::clamp(v, double(std::numeric_limits<Q>::lowest()), double(std::numeric_limits<Q>::max())));
+    yr[c] = requantise<Q>(qmmDot(ar, bm + c * k, k), m, zero);
   }
 }
 
@@ -92,8 +63,10 @@ public:
     auto ca = std::make_shared<std::vector<int32_t>>(static_cast<size_t>(a.nelms()));
     auto cb = std::make_shared<std::vector<int32_t>>(static_cast<size_t>(b.nelms()));
     prog.add([=] {
-      qmmDispatch8(a.dtype(), [&](auto tag) { qmmCentre(a.data<decltype(tag)>(), za, matsA, g.m, g.k, false, ca->data()); });
-      qmmDispatch8(b.dtype(), [&](auto tag) { qmmCentre(b.data<decltype(tag)>(), zb, matsB, g.k, g.n, true, cb->data()); });
+      dispatchInt8(a.dtype(),
+                   [&](auto tag) { centreToInt32(a.data<decltype(tag)>(), za, matsA, g.m, g.k, false, ca->data()); });
+      dispatchInt8(b.dtype(),
+                   [&](auto tag) { centreToInt32(b.data<decltype(tag)>(), zb, matsB, g.k, g.n, true, cb->data()); });
     });
     QmmOutput q;
     if (qlinear) q = {getInTensor(1), getInTensor(4), getInTensor(6), getInTensor(7)};
@@ -109,7 +82,7 @@ public:
             continue;
           }
           dispatchFloat(q.aScale.dtype(), [&](auto stag) {
-            qmmDispatch8(y.dtype(), [&](auto qtag) {
+            dispatchInt8(y.dtype(), [&](auto qtag) {
               using Q = decltype(qtag);
               qmmRequantRow<decltype(stag)>(ar, bm, g.n, g.k, r, q, y.data<Q>() + t * g.n);
             });
