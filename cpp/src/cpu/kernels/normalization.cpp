@@ -90,7 +90,8 @@ struct NormRows {
   int64_t axis, rows, n;
   NormRows(const Op &op, const Shape &s) {
     axis = shapeutil::normaliseAxis(op.attr<Attributes::Int>("axis", -1), static_cast<int64_t>(s.size()));
-    rows = shapeutil::product(s, 0, static_cast<size_t>(axis)), n = shapeutil::product(s, static_cast<size_t>(axis), s.size());
+    const size_t a = static_cast<size_t>(axis);
+    rows = shapeutil::product(s, 0, a), n = shapeutil::product(s, a, s.size());
   }
   Shape norm(const Shape &s) const { return Shape(s.begin() + axis, s.end()); }
 };

@@ -99,8 +99,9 @@ public:
   void grow(popx::Sequence &prog) const override {
     const auto &op = getOp<RoiAlignOp>();
     const Shape &xs = inShape(0), &ys = outShape(0);
-    const RoiAlignShape s{xs[0], xs[1], xs[2], xs[3], ys[0], ys[2], ys[3], op.attr<Attributes::Int>("sampling_ratio", 0),
-                          op.attr<Attributes::Float>("spatial_scale", 1.0f), op.isMax(), op.halfPixel()};
+    const int64_t ratio = op.attr<Attributes::Int>("sampling_ratio", 0);
+    const float scale = op.attr<Attributes::Float>("spatial_scale", 1.0f);
+    const RoiAlignShape s{xs[0], xs[1], xs[2], xs[3], ys[0], ys[2], ys[3], ratio, scale, op.isMax(), op.halfPixel()};
     auto x = getInTensor(0), rois = getInTensor(1), y = getOutTensor(0);
     const int64_t *batch = getInTensor(2).data<int64_t>();
     if (y.nelms() == 0) return;
