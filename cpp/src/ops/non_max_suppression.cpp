@@ -1,13 +1,15 @@
 // NonMaxSuppression (ai.onnx 10, 11): per batch and class, boxes with score > score_threshold (when given)
 // are taken in order of decreasing score (ties: lower box index first); a box is kept unless its IoU with
 // a box already kept for that class is > iou_threshold, until max_output_boxes_per_class are kept (0 when
-// absent). Boxes are [y1, x1, y2, x2] (corners in any order) or, with center_point_box, [xc, yc, w, h].
+// absent); NaN scores are never selected. Boxes are [y1, x1, y2, x2] (corners in any order) or, with
+// center_point_box, [xc, yc, w, h].
 // Output: INT64 [selected, 3] rows (batch, class, box). The count depends on the values and shapes are
 // static, so every input must be a constant; the op is then folded at import. No gradient.
 #include "ops/non_max_suppression.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 #include <algorithm>
+#include <cmath>
 
 namespace popart {
 namespace {
@@ -39,9 +41,11 @@ void nmsOneClass(const NmsProblem &p, int64_t b, int64_t c, NmsScratch &s) {
   s.candidates.clear();
   s.kept.clear();
   for (int64_t i = 0; i < p.numBoxes; ++i)
-    if (!p.hasScoreThreshold || scores[i] > p.scoreThreshold) s.candidates.emplace_back(scores[i], i);
-  std::stable_sort(s.candidates.begin(), s.candidates.end(),
-                   [](const auto &l, const auto &r) { return l.first > r.first; });
+    if (!std::isnan(scores[i]) && (!p.hasScoreThreshold || scores[i] > p.scoreThreshold))
+      s.candidates.emplace_back(scores[i], i);
+  std::sort(s.candidates.begin(), s.candidates.end(), [](const auto &l, const auto &r) {
+    return l.first > r.first || (l.first == r.first && l.second < r.second);
+  });
   for (const auto &[score, i] : s.candidates) {
     if (static_cast<int64_t>(s.kept.size()) >= p.maxPerClass) break;
     const NmsBox box = nmsBox(boxes + i * 4, p.centerPointBox);

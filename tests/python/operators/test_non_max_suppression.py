@@ -85,6 +85,13 @@ def test_nms_iou_boundary_and_identical_boxes():
     check([boxes, scores, np.array([4], np.int64), np.array([0.3], np.float32), None])
 
 
+def test_nms_nan_scores_are_skipped():
+    boxes = random_boxes(1, 5, 0, seed=5)
+    scores = np.array([[[0.9, np.nan, 0.7, np.nan, 0.2]]], np.float32)
+    got = run_popart(nms_model([boxes, scores, np.array([5], np.int64), np.array([1.0], np.float32), None], 0, 11))
+    np.testing.assert_array_equal(got, [[0, 0, 0], [0, 0, 2], [0, 0, 4]])
+
+
 def test_nms_errors():
     boxes = random_boxes(1, 4, 0)
     scores = np.ones((1, 1, 4), np.float32)
