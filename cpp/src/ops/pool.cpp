@@ -64,6 +64,7 @@ public:
   void setup() override {
     const auto &x = inInfo(0);
     checkPoolInput(x);
+    if (x.rank() > 5) throw error("pooling input X must have 1 to 3 spatial dimensions, got {}", x.shape());
     if (!attributes().hasAttribute("kernel_shape")) throw error("attribute kernel_shape is required");
     bool isMax = opid.type == "MaxPool";
     if (opid.type == "AveragePool" && opid.version < 19 && attributes().hasAttribute("dilations"))

@@ -113,6 +113,10 @@ def test_averagepool_dilations_need_opset19(op_tester):
 def test_pool_bad_rank(op_tester):
     with pytest.raises(popart.popart_exception, match="rank >= 3"):
         op_tester.run("GlobalAveragePool", [np.zeros((2, 3), np.float32)])
+    for op, opset in [("MaxPool", 12), ("AveragePool", 11), ("LpPool", 18)]:
+        with pytest.raises(popart.popart_exception, match=f"{op}.*1 to 3 spatial dimensions"):
+            op_tester.run(op, [np.zeros((1, 1, 2, 2, 2, 2), np.float32)], attrs={"kernel_shape": [1, 1, 1, 1]},
+                          opset=opset)
 
 
 def test_pool_bad_ceil_mode(op_tester):
