@@ -19,6 +19,24 @@ Shape convIntsAttr(const Op &op, const std::string &name, size_t rank, int64_t d
   return v;
 }
 
+Shape convOutputShape(const Op &op, InIndex xIndex, InIndex wIndex) {
+  const auto &x = op.inInfo(xIndex), &w = op.inInfo(wIndex);
+  if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
+  if (w.rank() != x.rank()) throw error("Conv weights W {} must have the rank of X {}", w.shape(), x.shape());
+  int64_t group = op.attr<Attributes::Int>("group", 1), m = w.dim(0);
+  if (group < 1 || x.dim(1) % group != 0 || m % group != 0 || x.dim(1) / group != w.dim(1))
+    throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1),
+                w.shape());
+  Shape kernel(w.shape().begin() + 2, w.shape().end());
+  if (op.attributes().hasAttribute("kernel_shape") && op.attr<Attributes::Ints>("kernel_shape") != kernel)
+    throw error("attribute kernel_shape {} differs from the weights' spatial shape {}",
+                op.attr<Attributes::Ints>("kernel_shape"), kernel);
+  auto g = windowGeometry(op, Shape(x.shape().begin() + 2, x.shape().end()), kernel);
+  Shape out{x.dim(0), m};
+  out.insert(out.end(), g.out.begin(), g.out.end());
+  return out;
+}
+
 namespace {
 
 void windowSamePads(WindowGeometry &g, size_t i, bool upper) {
@@ -84,22 +102,10 @@ namespace {
 /// Output of Conv-like `op` (X 0, W 1, optional B 2, Conv's attributes), checking the inputs.
 TensorInfo convOutInfo(const Op &op) {
   const auto &x = op.inInfo(0), &w = op.inInfo(1);
-  if (x.rank() < 3 || x.rank() > 5) throw error("Conv input X must be 3-D, 4-D or 5-D, got {}", x.shape());
-  if (w.rank() != x.rank()) throw error("Conv weights W {} must have the rank of X {}", w.shape(), x.shape());
   if (w.dataType() != x.dataType()) throw error("inputs have different types: {} and {}", x.data_type(), w.data_type());
-  int64_t group = op.attr<Attributes::Int>("group", 1), m = w.dim(0);
-  if (group < 1 || x.dim(1) % group != 0 || m % group != 0 || x.dim(1) / group != w.dim(1))
-    throw error("group {} does not fit X channels {} and W {} (W[1] must be channels/group)", group, x.dim(1),
-                w.shape());
-  if (op.hasInput(2) && op.inInfo(2).shape() != Shape{m})
-    throw error("bias B {} must have shape [{}]", op.inInfo(2).shape(), m);
-  Shape kernel(w.shape().begin() + 2, w.shape().end());
-  if (op.attributes().hasAttribute("kernel_shape") && op.attr<Attributes::Ints>("kernel_shape") != kernel)
-    throw error("attribute kernel_shape {} differs from the weights' spatial shape {}",
-                op.attr<Attributes::Ints>("kernel_shape"), kernel);
-  auto g = windowGeometry(op, Shape(x.shape().begin() + 2, x.shape().end()), kernel);
-  Shape out{x.dim(0), m};
-  out.insert(out.end(), g.out.begin(), g.out.end());
+  const Shape out = convOutputShape(op, 0, 1);
+  if (op.hasInput(2) && op.inInfo(2).shape() != Shape{out[1]})
+    throw error("bias B {} must have shape [{}]", op.inInfo(2).shape(), out[1]);
   return TensorInfo(x.dataType(), out);
 }
 

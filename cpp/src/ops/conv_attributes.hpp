@@ -44,6 +44,13 @@ WindowGeometry convTransposeGeometry(const Op &op, const Shape &inSpatial, const
 /// strides/dilations/pads lists.
 WindowGeometry multiConvGeometry(const Op &op, int conv);
 
+/// Output shape [N, M, out...] of a convolution of input `xIndex` (X [N, C, in...]) by input `wIndex`
+/// (W [M, C/group, k...]) under `op`'s Conv attributes; throws popart::error on inconsistent shapes.
+Shape convOutputShape(const Op &op, InIndex xIndex, InIndex wIndex);
+
+/// LpPool's exponent p: a FLOAT attribute in opset 1, an INT one later (default 2); either type is read.
+double lpPoolExponent(const Op &op);
+
 /// Gradient op `type` of Conv/ConvTranspose/MultiConv `fwd` with geometry `g`: inputs dY (0, the gradient
 /// of fwd output `out`) and, when `other` >= 0, fwd input `other` (1); output: gradient of fwd input `wrt`.
 /// Its attributes are g as explicit strides/dilations/pads, so windowGeometry(gradOp, g.in, g.kernel) == g

@@ -1,8 +1,8 @@
-// InstanceNormalization (1, 6), LayerNormalization (17), RMSNormalization (23), MeanVarianceNormalization (9, 13),
-// LpNormalization (1), LRN (1, 13): shape inference and attribute checks (formulas in normalization.hpp).
-// Gradients are NormGradOps fed dY and X (plus the scale for Instance/Layer normalisation):
+// InstanceNormalization (1, 6), LayerNormalization (17), RMSNormalization (23), MeanVarianceNormalization
+// (9, 13), LpNormalization (1), LRN (1, 13): shape inference and attribute checks (formulas in
+// normalization.hpp). Gradients are NormGradOps fed dY and X (plus the scale for Instance/Layer/RMS):
 //   Instance/Layer: xh = (x - mean) invstd, g = dy scale, dx = invstd (g - mean(g) - xh mean(g xh)),
-//   dscale = sum(dy xh), dB = sum(dy); RMS: the same without the mean terms (mean = 0, mean(g) dropped);
+//   dscale = sum(dy xh), dB = sum(dy); RMS: the same with mean = 0 and without the mean(g) term;
 //   MVN, Lp and LRN formulas beside their kernels.
 #include "ops/normalization.hpp"
 #include "popart/opmanager.hpp"
@@ -66,18 +66,27 @@ std::vector<std::unique_ptr<Op>> InstanceNormOp::getGradOps() {
   return normGradOps("InstanceNormalizationGrad", *this);
 }
 
-void LayerNormOp::setup() {
-  if (!centred(*this) && (hasInput(2) || output->n() > 1))
-    throw error("takes inputs X and scale and has one output Y (no bias, mean or inverse deviation)");
-  axis_ = shapeutil::normaliseAxis(attr<Attributes::Int>("axis", -1), inRank(0));
-  const Shape norm(inShape(0).begin() + axis_, inShape(0).end());
+namespace {
+
+/// Checks of LayerNormalization and RMSNormalization: the scale (input 1) and bias (input 2, Layer only)
+/// broadcast to dims [axis, rank) of X and have its type; stash_type is FLOAT. Returns the axis.
+int64_t normCheckRowWise(const Op &op) {
+  const int64_t axis = shapeutil::normaliseAxis(op.attr<Attributes::Int>("axis", -1), op.inRank(0));
+  const Shape norm(op.inShape(0).begin() + axis, op.inShape(0).end());
   for (InIndex i : {1, 2})
-    if (hasInput(i) && !normBroadcastsTo(inShape(i), norm))
-      throw error("input {} of shape {} does not broadcast to the normalised shape {}", i, inInfo(i).shapeString(),
+    if (op.hasInput(i) && !normBroadcastsTo(op.inShape(i), norm))
+      throw error("input {} of shape {} does not broadcast to the normalised shape {}", i, op.inInfo(i).shapeString(),
                   TensorInfo(DataType::FLOAT, norm).shapeString());
-  normCheckSameType(*this, 1), normCheckSameType(*this, 2);
-  const int64_t stash = attr<Attributes::Int>("stash_type", 1);
+  normCheckSameType(op, 1), normCheckSameType(op, 2);
+  const int64_t stash = op.attr<Attributes::Int>("stash_type", 1);
   if (stash != 1) throw error("attribute stash_type={} is not supported (only 1, FLOAT)", stash);
+  return axis;
+}
+
+} // namespace
+
+void LayerNormOp::setup() {
+  axis_ = normCheckRowWise(*this);
   outInfo(0) = inInfo(0);
   Shape stats = inShape(0);
   std::fill(stats.begin() + axis_, stats.end(), 1);
@@ -88,8 +97,19 @@ void LayerNormOp::setup() {
 std::vector<std::unique_ptr<Op>> LayerNormOp::getGradOps() {  // dY, X, Scale -> dX, dScale (, dB)
   std::map<int, int> outs{{0, 0}, {1, 1}};
   if (hasInput(2)) outs[2] = 2;
-  return normGradOps(centred(*this) ? "LayerNormalizationGrad" : "RMSNormalizationGrad", *this,
+  return normGradOps("LayerNormalizationGrad", *this,
                      {{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}, {2, 1, GradOpInType::In}}, outs);
+}
+
+void RMSNormOp::setup() {
+  normCheckRowWise(*this);
+  outInfo(0) = inInfo(0);
+}
+
+std::vector<std::unique_ptr<Op>> RMSNormOp::getGradOps() {  // dY, X, Scale -> dX, dScale
+  return normGradOps("RMSNormalizationGrad", *this,
+                     {{0, 0, GradOpInType::GradOut}, {1, 0, GradOpInType::In}, {2, 1, GradOpInType::In}},
+                     {{0, 0}, {1, 1}});
 }
 
 void MeanVarianceNormOp::setup() {
@@ -121,7 +141,7 @@ std::vector<std::unique_ptr<Op>> LRNOp::getGradOps() { return normXGradOps("LRNG
 
 POPART_REGISTER_OP(InstanceNormOp, onnxOp("InstanceNormalization", {1, 6}), floatTypes());
 POPART_REGISTER_OP(LayerNormOp, onnxOp("LayerNormalization", {17}), floatTypes());
-POPART_REGISTER_OP(LayerNormOp, onnxOp("RMSNormalization", {23}), floatTypes());
+POPART_REGISTER_OP(RMSNormOp, onnxOp("RMSNormalization", {23}), floatTypes());
 POPART_REGISTER_OP(MeanVarianceNormOp, onnxOp("MeanVarianceNormalization", {9, 13}), floatTypes());
 POPART_REGISTER_OP(LpNormOp, onnxOp("LpNormalization", {1}), floatTypes());
 POPART_REGISTER_OP(LRNOp, onnxOp("LRN", {1, 13}), floatTypes());

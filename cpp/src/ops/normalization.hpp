@@ -1,5 +1,5 @@
 // Normalisation ops named by their kernels: InstanceNormalization,
-// LayerNormalization, MeanVarianceNormalization, LpNormalization; NormGradOp,
+// LayerNormalization, RMSNormalization, MeanVarianceNormalization, LpNormalization; NormGradOp,
 // the gradient op of every normalisation family (BatchNorm, GroupNorm too).
 #pragma once
 #include "popart/op.hpp"
@@ -43,7 +43,6 @@ public:
 
 /// LayerNormalization (17): over dims [axis, rank), y = (x - mean) * invstd * Scale + B,
 /// invstd = 1 / sqrt(var + eps); optional outputs Mean and InvStdDev (dims [axis, rank) = 1).
-/// RMSNormalization (23) is the uncentred form: y = x / sqrt(mean(x^2) + eps) * Scale, no B.
 class LayerNormOp final : public Op {
 public:
   using Op::Op;
@@ -51,11 +50,18 @@ public:
   void setup() override;
   std::vector<std::unique_ptr<Op>> getGradOps() override;
   int64_t axis() const { return axis_; }  // valid after setup(), non-negative
-  /// False for RMSNormalization (and its gradient): no mean is subtracted.
-  static bool centred(const Op &op) { return op.opid.type.rfind("RMSNormalization", 0) != 0; }
 
 private:
   int64_t axis_ = 0;
+};
+
+/// RMSNormalization (23): over dims [axis, rank), y = x * invrms * Scale, invrms = 1 / sqrt(mean(x^2) + eps).
+class RMSNormOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override;
+  std::vector<std::unique_ptr<Op>> getGradOps() override;
 };
 
 /// MeanVarianceNormalization (9, 13): y = (x - mean) / (sqrt(E[(x - mean)^2]) + 1e-9)

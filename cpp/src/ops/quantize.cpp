@@ -48,6 +48,17 @@ QuantLayout quantLayout(const Op &op) {
 
 } // namespace
 
+bool isInt8Type(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
+
+void checkQuantParam(const Op &op, InIndex i, DataType t, int64_t perAxis, const char *name) {
+  if (!op.hasInput(i)) return;
+  const auto &p = op.inInfo(i);
+  const bool single = p.nelms() == 1 && p.rank() <= 1, axis = p.rank() == 1 && p.nelms() == perAxis;
+  if (p.dataType() != t || !(single || axis))
+    throw error("input {} ({}) must be {} with one value or [{}], got {} {}", i, name, toString(t), perAxis,
+                p.data_type(), p.shape());
+}
+
 void LinearQuantOp::setup() {
   layout_ = quantLayout(*this);
   const bool quantize = opid.type == "QuantizeLinear";

@@ -19,6 +19,13 @@ struct QuantLayout {
   }
 };
 
+/// INT8 or UINT8: the operand types of MatMulInteger, QLinearMatMul, ConvInteger, QLinearConv.
+bool isInt8Type(DataType t);
+
+/// Checks optional input `i` of `op` (named `name` in errors): type `t` and one value, or a 1-D tensor of
+/// `perAxis` values (a quantisation parameter per tensor, or per row / column / channel).
+void checkQuantParam(const Op &op, InIndex i, DataType t, int64_t perAxis, const char *name);
+
 /// QuantizeLinear / DequantizeLinear (ai.onnx 10 .. 25): see quantize.cpp.
 class LinearQuantOp final : public Op {
 public:

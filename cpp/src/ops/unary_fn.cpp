@@ -120,8 +120,8 @@ POPART_REGISTER_OP(UnaryFnOp, onnxOp("Shrink", {9}), numericTypes());
 POPART_REGISTER_OP(UnaryFnOp, onnxOp("Gelu", {20}), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Gelu"), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("GeluErf"), floatTypes());
-POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Swish"), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, onnxOp("Swish", {24}), floatTypes());
+POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Swish"), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, onnxOp("Mish", {18, 22}), floatTypes());
 POPART_REGISTER_OP(UnaryFnOp, graphcoreOp("Scale"), numericTypes());
 // Logic and predicates.

@@ -2,8 +2,6 @@ import numpy as np
 import pytest
 
 import popart
-import torch
-import torch.nn.functional as F
 
 RNG = np.random.default_rng(0)
 TOL = {np.float32: (1e-4, 1e-5), np.float16: (1e-2, 1e-2), np.float64: (1e-7, 1e-8)}  # epsilon is a float32 attribute
@@ -54,33 +52,6 @@ def test_layer_norm_broadcast_scale_no_bias(op_tester):
     s = RNG.standard_normal((1, 4)).astype(np.float32)
     op_tester.check("LayerNormalization", [x, s], reference=lambda x, s: layer_norm(x, s, None, 1)[0],
                     attrs={"axis": 1}, opset=17, rtol=1e-5, atol=1e-5)
-
-
-@pytest.mark.parametrize("shape,axis,pshape", [((3, 4), -1, (4,)), ((2, 3, 5), 1, (3, 5)), ((2, 3, 5), 1, (1, 5)),
-                                               ((2, 3, 4, 5), -2, (4, 5)), ((4, 16, 64), -1, (64,)), ((6,), 0, (6,))])
-@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
-def test_rms_norm(op_tester, shape, axis, pshape, dtype):
-    x = RNG.standard_normal(shape).astype(dtype)
-    s = RNG.standard_normal(pshape).astype(dtype)
-    normalized = shape[axis % len(shape):]
-
-    def reference(x, s):
-        t = torch.tensor(x.astype(np.float64))
-        return F.rms_norm(t, normalized, torch.tensor(np.broadcast_to(s, normalized).astype(np.float64)),
-                          eps=0.01).numpy().astype(dtype)
-    rtol, atol = TOL[dtype]
-    op_tester.check("RMSNormalization", [x, s], reference=reference, attrs={"axis": axis, "epsilon": 0.01}, opset=23,
-                    rtol=rtol, atol=atol)
-
-
-def test_rms_norm_errors(op_tester):
-    x = RNG.standard_normal((2, 4)).astype(np.float32)
-    with pytest.raises(popart.popart_exception, match="does not broadcast to the normalised shape"):
-        op_tester.run("RMSNormalization", [x, np.ones(3, np.float32)], opset=23)
-    with pytest.raises(popart.popart_exception, match="stash_type=11"):
-        op_tester.run("RMSNormalization", [x, np.ones(4, np.float32)], attrs={"stash_type": 11}, opset=23)
-    with pytest.raises(popart.popart_exception, match="inputs X and scale and has one output Y"):
-        op_tester.run("RMSNormalization", [x, np.ones(4, np.float32), np.ones(4, np.float32)], opset=23)
 
 
 @pytest.mark.parametrize("axes", [None, [0, 2, 3], [2, 3], [1], [0, 1, 2, 3], [-1, 0]])

@@ -69,16 +69,6 @@ def test_layer_norm_without_bias_and_with_stat_outputs():
           lambda x, s, b: F.layer_norm(x, (3, 4), s, b), np.float32, opset=17)
 
 
-@pytest.mark.parametrize("shape,axis,pshape", [((4, 6), -1, (6,)), ((2, 3, 4), 1, (3, 4)), ((2, 3, 4), 1, (1, 4)),
-                                               ((3, 2, 2, 3), 2, (2, 1))])
-@pytest.mark.parametrize("dtype", DTYPES)
-def test_rms_norm(shape, axis, pshape, dtype):
-    node = oh.make_node("RMSNormalization", ["x", "s"], ["y"], axis=axis, epsilon=1e-3)
-    normalized = shape[axis % len(shape):]
-    check(node, {"x": rand(*shape), "s": rand(*pshape, seed=2)},
-          lambda x, s: F.rms_norm(x, normalized, s.expand(normalized), eps=1e-3), dtype, opset=23)
-
-
 @pytest.mark.parametrize("p", [1, 2])
 @pytest.mark.parametrize("shape,axis", [((3, 5), -1), ((2, 4, 3), 1), ((2, 3, 4), 0)])
 @pytest.mark.parametrize("dtype", DTYPES)

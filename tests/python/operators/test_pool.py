@@ -113,6 +113,10 @@ def test_averagepool_dilations_need_opset19(op_tester):
 def test_pool_bad_rank(op_tester):
     with pytest.raises(popart.popart_exception, match="rank >= 3"):
         op_tester.run("GlobalAveragePool", [np.zeros((2, 3), np.float32)])
+    for op, opset in [("MaxPool", 12), ("AveragePool", 11), ("LpPool", 18)]:
+        with pytest.raises(popart.popart_exception, match=f"{op}.*1 to 3 spatial dimensions"):
+            op_tester.run(op, [np.zeros((1, 1, 2, 2, 2, 2), np.float32)], attrs={"kernel_shape": [1, 1, 1, 1]},
+                          opset=opset)
 
 
 def test_pool_bad_ceil_mode(op_tester):
@@ -124,3 +128,56 @@ def test_pool_bad_ceil_mode(op_tester):
 def test_averagepool_rejects_int(op_tester):
     with pytest.raises(popart.popart_exception, match="INT32"):
         op_tester.run("AveragePool", [np.zeros((1, 1, 4, 4), np.int32)], attrs={"kernel_shape": [2, 2]})
+
+
+def lppool_ref(p, attrs, opset):
+    """onnxruntime's LpPool (float32) in the input's dtype; opset 1 (a FLOAT p) is run as opset 2."""
+    return reference("LpPool", dict(attrs, p=int(p)), max(opset, 2))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("x_shape,attrs", WINDOWS[:-1])
+@pytest.mark.parametrize("p", [1, 2, 3])
+def test_lppool(op_tester, dtype, x_shape, attrs, p):
+    x = np.random.RandomState(8).randn(*x_shape).astype(dtype)
+    rtol, atol = tolerance(dtype)
+    op_tester.check("LpPool", [x], attrs=dict(attrs, p=p), opset=18, reference=lppool_ref(p, attrs, 18),
+                    rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("opset", [1, 2, 11, 18, 22])
+def test_lppool_versions(op_tester, opset):
+    x = np.random.RandomState(9).randn(1, 2, 6, 5).astype(np.float32)
+    attrs = {"kernel_shape": [3, 2], "pads": [1, 0, 1, 1], "strides": [2, 1]}
+    p = 3.0 if opset == 1 else 3
+    op_tester.check("LpPool", [x], attrs=dict(attrs, p=p), opset=opset, reference=lppool_ref(p, attrs, opset),
+                    rtol=1e-5, atol=1e-6)
+
+
+def test_lppool_dilations_default_p(op_tester):
+    x = np.random.RandomState(10).randn(1, 2, 11, 10).astype(np.float64)
+    attrs = {"kernel_shape": [3, 3], "dilations": [2, 2], "strides": [2, 2], "ceil_mode": 1}
+    want = np.zeros((1, 2, 4, 4))  # p = 2: root of the sum of squares over the dilated in-bounds taps
+    for i in range(4):
+        for j in range(4):
+            w = x[:, :, 2 * i:2 * i + 5:2, 2 * j:2 * j + 5:2]
+            want[:, :, i, j] = np.sqrt((w * w).sum(axis=(2, 3)))
+    op_tester.check("LpPool", [x], attrs=attrs, opset=18, reference=lambda x: want, rtol=1e-12, atol=1e-12)
+
+
+def test_lppool_errors(op_tester):
+    x = np.zeros((1, 1, 6, 6), np.float32)
+    with pytest.raises(popart.popart_exception, match="LpPool.*attribute p=0 must be positive"):
+        op_tester.run("LpPool", [x], attrs={"kernel_shape": [2, 2], "p": 0}, opset=18)
+    with pytest.raises(popart.popart_exception, match="LpPool.*attribute p=-1.5 must be positive"):
+        op_tester.run("LpPool", [x], attrs={"kernel_shape": [2, 2], "p": -1.5}, opset=1)
+    with pytest.raises(popart.popart_exception, match="dilations needs LpPool opset 18"):
+        op_tester.run("LpPool", [x], attrs={"kernel_shape": [2, 2], "dilations": [2, 2]}, opset=11)
+    with pytest.raises(popart.popart_exception, match="ceil_mode needs LpPool opset 18"):
+        op_tester.run("LpPool", [x], attrs={"kernel_shape": [2, 2], "ceil_mode": 1}, opset=11)
+    with pytest.raises(popart.popart_exception, match="kernel_shape is required"):
+        op_tester.run("LpPool", [x], opset=18)
+    with pytest.raises(popart.popart_exception, match="LpPool.*INT32"):
+        op_tester.run("LpPool", [x.astype(np.int32)], attrs={"kernel_shape": [2, 2]}, opset=18)
+    with pytest.raises(popart.popart_exception, match="LpPool has a single output"):
+        op_tester.run("LpPool", [x], attrs={"kernel_shape": [2, 2]}, opset=18, num_outputs=2)

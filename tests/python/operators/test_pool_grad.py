@@ -1,4 +1,4 @@
-"""Gradients of MaxPool, AveragePool, GlobalMaxPool and GlobalAveragePool against torch autograd."""
+"""Gradients of MaxPool, AveragePool, LpPool, GlobalMaxPool and GlobalAveragePool against torch autograd."""
 import os
 import sys
 
@@ -44,8 +44,9 @@ def out_size(n, k, s, d, pb, pe, ceil):
     return out
 
 
-def torch_pool(x, x_shape, attrs, is_max):
-    """ONNX pooling via torch: padded explicitly (-inf for max; for average a count of the counted positions)."""
+def torch_pool(x, x_shape, attrs, is_max, p=None):
+    """ONNX pooling via torch: padded explicitly (-inf for max; for average a count of the counted positions;
+    LpPool (p given): the root of the window sums of |x|^p, padding adding 0)."""
     r = len(x_shape) - 2
     k, s = attrs["kernel_shape"], attrs.get("strides", [1] * r)
     d, pads = attrs.get("dilations", [1] * r), attrs.get("pads", [0] * 2 * r)
@@ -62,6 +63,8 @@ def torch_pool(x, x_shape, attrs, is_max):
     conv = [F.conv1d, F.conv2d, F.conv3d][r - 1]
     c = x.shape[1]
     ones_w = torch.ones((c, 1, *k), dtype=x.dtype)
+    if p is not None:
+        return conv(F.pad(x.abs() ** p, tp), ones_w, stride=s, dilation=d, groups=c) ** (1.0 / p)
     total = conv(F.pad(x, tp), ones_w, stride=s, dilation=d, groups=c)
     mask = torch.ones((1, 1, *x_shape[2:]), dtype=x.dtype)
     if attrs.get("count_include_pad", 0):
@@ -71,14 +74,14 @@ def torch_pool(x, x_shape, attrs, is_max):
     return total / count
 
 
-def check_pool_grad(op, x, attrs, fn):
+def check_pool_grad(op, x, attrs, fn, opset=None):
     rs = np.random.RandomState(1)
     y = fn(torch.tensor(x.astype(np.float64)))
     cot = rs.uniform(-1, 1, tuple(y.shape)).astype(x.dtype)
     xt = torch.tensor(x.astype(np.float64), requires_grad=True)
     (fn(xt) * torch.tensor(cot.astype(np.float64))).sum().backward()
     nodes = [oh.make_node(op, ["x"], ["y"], **attrs)] + weighted_loss("y", cot)
-    got = weight_grads(nodes, {"x": x}, "loss", opset=12 if op == "MaxPool" else 11)["x"]
+    got = weight_grads(nodes, {"x": x}, "loss", opset=opset or (12 if op == "MaxPool" else 11))["x"]
     rtol, atol = TOL[x.dtype.type]
     np.testing.assert_allclose(got.astype(np.float64), xt.grad.numpy(), rtol=rtol, atol=atol)
 
@@ -101,6 +104,32 @@ def test_maxpool_grad(dtype, x_shape, attrs):
 def test_averagepool_grad(dtype, x_shape, attrs):
     x = np.random.RandomState(2).randn(*x_shape).astype(dtype)
     check_pool_grad("AveragePool", x, attrs, lambda x: torch_pool(x, x_shape, attrs, False))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("x_shape,attrs", MAX_CASES[:4] + MAX_CASES[5:])
+@pytest.mark.parametrize("p", [1, 2, 3])
+def test_lppool_grad(dtype, x_shape, attrs, p):
+    x = np.random.RandomState(4).randn(*x_shape).astype(dtype)
+    check_pool_grad("LpPool", x, dict(attrs, p=p), lambda x: torch_pool(x, x_shape, attrs, False, p), opset=18)
+
+
+@pytest.mark.parametrize("p", [2, 3])
+def test_lppool_grad_zero_windows(p):
+    """A window of zeros (y = 0) gets a zero gradient (torch's is NaN there), a zero tap too."""
+    x = np.random.RandomState(5).randn(1, 1, 6, 6)
+    x[0, 0, :2, :2] = 0
+    x[0, 0, 4, 4] = 0
+    attrs = {"kernel_shape": [2, 2], "strides": [2, 2]}
+    cot = np.random.RandomState(1).uniform(-1, 1, (1, 1, 3, 3))
+    xt = torch.tensor(x, requires_grad=True)
+    (torch_pool(xt, x.shape, attrs, False, p) * torch.tensor(cot)).sum().backward()
+    want = torch.nan_to_num(xt.grad, nan=0.0).numpy()
+    assert np.isnan(xt.grad.numpy()[0, 0, :2, :2]).all()
+    nodes = [oh.make_node("LpPool", ["x"], ["y"], p=p, **attrs)] + weighted_loss("y", cot)
+    got = weight_grads(nodes, {"x": x}, "loss", opset=18)["x"]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    assert got[0, 0, 4, 4] == 0
 
 
 def test_maxpool_with_indices_grad():

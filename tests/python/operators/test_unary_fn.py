@@ -1,12 +1,11 @@
 """Element-wise unary ops of ops/unary_fn.cpp: rounding, trigonometric/hyperbolic and
-activations (ai.onnx and ai.graphcore), against numpy and onnxruntime."""
+activations (ai.onnx, including Swish and Mish, and ai.graphcore), against numpy and onnxruntime."""
 import math
 import os
 import sys
 
 import numpy as np
 import pytest
-import torch
 
 import popart
 
@@ -184,29 +183,40 @@ def test_graphcore_activation(op_tester, op, dtype, shape):
     op_tester.check(op, [x], reference=in_dtype(fn), attrs=attrs, domain=GC, **tol(dtype))
 
 
-@pytest.mark.parametrize("alpha", [None, 1.0, 0.25, 3.0])
-@pytest.mark.parametrize("dtype", FLOATS)
-def test_onnx_swish(op_tester, alpha, dtype):
-    a = 1.0 if alpha is None else alpha
-    x = rand((4, 9), dtype)
-    x.flat[:4] = [-200.0, -30.0, 0.0, 40.0]
-    attrs = {} if alpha is None else {"alpha": alpha}
-    ref = in_dtype(lambda x: x / (1 + np.exp(-np.float64(np.float32(a)) * x)))
-    op_tester.check("Swish", [x], reference=ref, attrs=attrs, opset=24, **tol(dtype))
-
-
-@pytest.mark.parametrize("opset", [18, 22])
-@pytest.mark.parametrize("dtype", FLOATS)
-def test_mish(op_tester, opset, dtype):
-    x = rand((5, 7), dtype)
-    x.flat[:4] = [-100.0, -20.0, 0.0, 30.0]
-    ref = in_dtype(lambda x: torch.nn.functional.mish(torch.tensor(x)).numpy())
-    op_tester.check("Mish", [x], reference=ref, opset=opset, **tol(dtype))
-
-
 def test_swish_extremes(op_tester):
     x = np.array([-200.0, -80.0, 0.0, 80.0, 200.0], np.float32)
     op_tester.check("Swish", [x], reference=lambda x: x / (1 + np.exp(-x.astype(np.float64))), domain=GC)
+
+
+def swish(alpha):
+    return lambda x: x / (1 + np.exp(-np.float32(alpha) * x))
+
+
+def mish(x):
+    return x * np.tanh(np.logaddexp(0, x))
+
+
+@pytest.mark.parametrize("op,fn,attrs,opset", [("Swish", swish(1.0), {}, 24), ("Swish", swish(0.5), {"alpha": 0.5}, 24),
+                                               ("Swish", swish(-2.0), {"alpha": -2.0}, 24),
+                                               ("Mish", mish, {}, 18), ("Mish", mish, {}, 22)])
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(3, 4), (1000,), ()])
+def test_swish_mish(op_tester, op, fn, attrs, opset, dtype, shape):
+    x = rand(shape, dtype)
+    op_tester.check(op, [x], reference=in_dtype(fn), attrs=attrs, opset=opset, **tol(dtype))
+
+
+def test_swish_mish_extremes_vs_onnxruntime(op_tester):
+    x = np.array([-200.0, -80.0, -20.0, -1e-4, 0.0, 1e-4, 20.0, 80.0, 200.0], np.float32)
+    op_tester.check("Swish", [x], reference=in_dtype(swish(1.5)), attrs={"alpha": 1.5}, opset=24)
+    op_tester.check("Mish", [x], reference=lambda x: ort_run("Mish", [x], {}, 18)[0], opset=18, rtol=1e-5, atol=1e-6)
+
+
+def test_swish_mish_reject_integers(op_tester):
+    with pytest.raises(popart.popart_exception, match="Swish.*INT32"):
+        op_tester.run("Swish", [np.array([1, -2], np.int32)], opset=24)
+    with pytest.raises(popart.popart_exception, match="Mish.*INT64"):
+        op_tester.run("Mish", [np.array([1, -2], np.int64)], opset=18)
 
 
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])

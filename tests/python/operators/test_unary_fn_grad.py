@@ -1,5 +1,5 @@
 """Gradients of the unary_fn ops (rounding, trigonometric/hyperbolic, activations,
-ai.graphcore Expm1/Log1p/Gelu/GeluErf/Swish/Scale) against torch autograd."""
+Swish, Mish, ai.graphcore Expm1/Log1p/Gelu/GeluErf/Swish/Scale) against torch autograd."""
 import os
 import sys
 
@@ -67,8 +67,9 @@ CASES = {
     "gc.Gelu": (lambda x: F.gelu(x, approximate="tanh"), {}, GC, 11, (-4, 4)),
     "gc.GeluErf": (F.gelu, {}, GC, 11, (-4, 4)),
     "gc.Swish": (F.silu, {}, GC, 11, (-6, 6)),
-    "Swish": (lambda x: x * torch.sigmoid(f32(0.7) * x), {"alpha": 0.7}, "", 24, (-6, 6)),
-    "Mish": (F.mish, {}, "", 22, (-6, 6)),
+    "Swish": (F.silu, {}, "", 24, (-6, 6)),
+    "Swish.alpha": (lambda x: x * torch.sigmoid(f32(0.7) * x), {"alpha": 0.7}, "", 24, (-6, 6)),
+    "Mish": (F.mish, {}, "", 18, (-6, 6)),
     "gc.Scale": (lambda x: x * 2.5, {"scale": 2.5}, GC, 11, (-3, 3)),
 }
 
@@ -92,6 +93,7 @@ def test_unary_fn_grad_large(op_tester):
     x = np.random.RandomState(0).uniform(-4, 4, (50000,)).astype(np.float32)
     eltwise_grad_check(op_tester, "Gelu", [x], F.gelu, opset=20)
     eltwise_grad_check(op_tester, "Swish", [x], F.silu, domain=GC)
+    eltwise_grad_check(op_tester, "Mish", [x], F.mish, opset=22)
 
 
 def test_hard_sigmoid_grad_torch_defaults(op_tester):

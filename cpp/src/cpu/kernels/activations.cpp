@@ -1,6 +1,6 @@
 // Activations: Elu, Selu, Celu (x > 0 ? x : alpha expm1(x / alpha)), HardSigmoid, HardSwish, Softsign,
 // Softplus (max(x,0) + log1p(e^-|x|)), ThresholdedRelu, Shrink, Gelu (erf or tanh
-// form), ai.graphcore Gelu (tanh), GeluErf, Swish (x sigmoid(alpha x); ai.graphcore: alpha 1),
+// form), ai.graphcore Gelu (tanh), GeluErf, Swish (x sigmoid(alpha x); alpha = 1 for ai.graphcore),
 // Mish (x tanh(softplus(x))) and Scale (x * scale).
 #include "unary_fn.hpp"
 
@@ -61,15 +61,12 @@ struct GeluTanhF {
 struct SwishF {
   float alpha;
   template <class C> C operator()(C x) const {
-    const C ax = C(alpha) * x;
-    C e = ufn::exp(-std::fabs(ax)), s = C(1) / (C(1) + e);  // sigmoid without overflow
+    C ax = C(alpha) * x, e = ufn::exp(-std::fabs(ax)), s = C(1) / (C(1) + e);  // sigmoid without overflow
     return x * (ax < C(0) ? e * s : s);
   }
 };
 struct MishF {
-  template <class C> C operator()(C x) const {
-    return x * ufn::tanh(std::max(x, C(0)) + std::log1p(ufn::exp(-std::fabs(x))));
-  }
+  template <class C> C operator()(C x) const { return x * ufn::tanh(SoftplusF{}(x)); }
 };
 struct ScaleF {
   float scale;
@@ -99,7 +96,7 @@ UnaryStep activationStep(const Op &op, const popx::TensorView &x, const popx::Te
   if (t == "Shrink") return numericUnaryStep(x, y, ShrinkF{f("lambd", 0.5f), f("bias", 0.0f)});
   if (t == "Gelu" && geluUsesTanh(op)) return floatUnaryStep(x, y, GeluTanhF{});
   if (t == "Gelu" || t == "GeluErf") return floatUnaryStep(x, y, GeluErfF{});
-  if (t == "Swish") return floatUnaryStep(x, y, SwishF{f("alpha", 1.0f)});  // ai.graphcore Swish: alpha 1
+  if (t == "Swish") return floatUnaryStep(x, y, SwishF{f("alpha", 1.0f)});
   if (t == "Mish") return floatUnaryStep(x, y, MishF{});
   if (t == "Scale") return numericUnaryStep(x, y, ScaleF{op.attr<Attributes::Float>("scale")});
   throw error("no activation kernel for {}", t);
@@ -109,6 +106,8 @@ UnaryStep activationStep(const Op &op, const popx::TensorView &x, const popx::Te
 static popx::OpxCreator<UnaryFnOpx<activationStep>> activationOpxCreator(withInplaceIds(
     {onnxOp("Elu"), onnxOp("Selu"), onnxOp("Celu"), onnxOp("HardSigmoid"), onnxOp("HardSwish"), onnxOp("Softsign"),
      onnxOp("Softplus"), onnxOp("ThresholdedRelu"), onnxOp("Shrink"), onnxOp("Gelu"), graphcoreOp("GeluErf"),
-     graphcoreOp("Swish"), onnxOp("Swish"), onnxOp("Mish"), graphcoreOp("Scale")}));
-static popx::OpxCreator<UnaryFnOpx<activationStep>> activationGcOpxCreator(graphcoreOp("Gelu"));
+     graphcoreOp("Swish"), onnxOp("Mish"), graphcoreOp("Scale")}));
+// Their in-place ids are those of ai.onnx Gelu and ai.graphcore Swish, registered above.
+static popx::OpxCreator<UnaryFnOpx<activationStep>> activationSharedOpxCreator(
+    std::vector<OperatorIdentifier>{graphcoreOp("Gelu"), onnxOp("Swish")});
 } // namespace popart::cpu

@@ -1,4 +1,4 @@
-// Normalisation kernels and gradients (formulas beside each). Instance/Layer/MeanVariance:
+// Normalisation kernels and gradients (formulas beside each). Instance/Layer/RMS/MeanVariance:
 // rows of n contiguous elements, mean and variance in double (two passes), rows split across
 // threads; MVN over non-trailing axes transposes them to the end first. LpNormalization and
 // LRN walk lanes along one axis (LRN: a sliding window of squares over channels).
@@ -24,15 +24,6 @@ template <class T> void normRowMoments(const T *x, int64_t n, double &mean, doub
     const double d = static_cast<double>(x[i * stride]) - mean;
     v += d * d;
   }
-  var = n > 0 ? v / static_cast<double>(n) : 0.0;
-}
-
-/// normRowMoments, or for RMSNormalization (not centred) mean 0 and var = mean(x^2).
-template <class T> void normRowStats(const T *x, int64_t n, bool centred, double &mean, double &var) {
-  if (centred) return normRowMoments(x, n, mean, var);
-  double v = 0;
-  for (int64_t i = 0; i < n; ++i) v += static_cast<double>(x[i]) * static_cast<double>(x[i]);
-  mean = 0.0;
   var = n > 0 ? v / static_cast<double>(n) : 0.0;
 }
 
@@ -82,17 +73,41 @@ std::vector<int64_t> normBroadcastIndex(const Shape &s, const Shape &target) {
   return idx;
 }
 
+/// Mean and 1 / sqrt(var + eps) of one row (LayerNormalization), or 0 and 1 / sqrt(mean(x^2) + eps) (RMS).
+template <class T> void normRowStats(const T *x, int64_t n, bool rms, double eps, double &mean, double &inv) {
+  double var = 0;
+  if (rms) {
+    for (int64_t i = 0; i < n; ++i) var += static_cast<double>(x[i]) * static_cast<double>(x[i]);
+    mean = 0, var = n > 0 ? var / static_cast<double>(n) : 0.0;
+  } else {
+    normRowMoments(x, n, mean, var);
+  }
+  inv = 1.0 / std::sqrt(var + eps);
+}
+
+/// Rows and row length of a LayerNormalization/RMSNormalization(Grad) over X of shape s.
+struct NormRows {
+  int64_t axis, rows, n;
+  NormRows(const Op &op, const Shape &s) {
+    axis = shapeutil::normaliseAxis(op.attr<Attributes::Int>("axis", -1), static_cast<int64_t>(s.size()));
+    const size_t a = static_cast<size_t>(axis);
+    rows = shapeutil::product(s, 0, a), n = shapeutil::product(s, a, s.size());
+  }
+  Shape norm(const Shape &s) const { return Shape(s.begin() + axis, s.end()); }
+};
+
+/// LayerNormalization (inputs X, Scale, B; outputs Y, Mean, InvStdDev) and RMSNormalization (X, Scale; Y).
 class LayerNormOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    const auto &op = getOp<LayerNormOp>();
-    const Shape &s = inShape(0), norm(s.begin() + op.axis(), s.end());
-    const int64_t rows = shapeutil::product(s, 0, op.axis()), n = shapeutil::product(norm, 0, norm.size());
-    const double eps = op.attr<Attributes::Float>("epsilon", 1e-5f);
-    const bool centred = LayerNormOp::centred(op);
-    auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(1), norm));
-    auto bi = std::make_shared<const std::vector<int64_t>>(hasInput(2) ? normBroadcastIndex(inShape(2), norm)
+    const Shape &s = inShape(0);
+    const NormRows nr(*op_p, s);
+    const int64_t rows = nr.rows, n = nr.n;
+    const bool rms = op_p->opid.type == "RMSNormalization";
+    const double eps = op_p->attr<Attributes::Float>("epsilon", 1e-5f);
+    auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(1), nr.norm(s)));
+    auto bi = std::make_shared<const std::vector<int64_t>>(hasInput(2) ? normBroadcastIndex(inShape(2), nr.norm(s))
                                                                         : std::vector<int64_t>{});
     popx::TensorView x = getInTensor(0), sc = getInTensor(1), b = hasInput(2) ? getInTensor(2) : popx::TensorView(),
                      y = getOutTensor(0), mean = hasOutput(1) ? getOutTensor(1) : popx::TensorView(),
@@ -105,9 +120,8 @@ public:
         float *mp = mean.raw() ? mean.data<float>() : nullptr, *ip = inv.raw() ? inv.data<float>() : nullptr;
         normForRows(rows, n, [&](int64_t lo, int64_t hi) {
           for (int64_t r = lo; r < hi; ++r) {
-            double m, var;
-            normRowStats(xp + r * n, n, centred, m, var);
-            const double is = 1.0 / std::sqrt(var + eps);
+            double m, is;
+            normRowStats(xp + r * n, n, rms, eps, m, is);
             if (mp) mp[r] = static_cast<float>(m);
             if (ip) ip[r] = static_cast<float>(is);
             using C = compute_t<T>;
@@ -135,19 +149,19 @@ void normReduceTo(const double *v, int64_t n, const std::vector<int64_t> &idx, T
   for (int64_t j = 0; j < n; ++j) acc[idx[j]] += v[j];
   for (int64_t k = 0; k < m; ++k) out[k] = static_cast<T>(acc[k]);
 }
-/// LayerNormalizationGrad: inputs dY, X, Scale; outputs dX, dScale (, dB). Rows in parallel give dX and keep
-/// their mean and invstd; columns in parallel then sum dY * xh and dY, reduced to the parameter shapes.
-/// RMSNormalizationGrad: the same with mean 0 and without the mean(g) term.
+/// LayerNormalizationGrad / RMSNormalizationGrad: inputs dY, X, Scale; outputs dX, dScale (, dB). Rows in
+/// parallel give dX and keep their mean and invstd; columns in parallel then sum dY * xh and dY, reduced to
+/// the parameter shapes.
 class LayerNormGradOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     const Shape &s = inShape(1);
-    const int64_t axis = shapeutil::normaliseAxis(op_p->attr<Attributes::Int>("axis", -1), inInfo(1).rank());
-    const Shape norm(s.begin() + axis, s.end());
-    const int64_t rows = shapeutil::product(s, 0, axis), n = shapeutil::product(norm, 0, norm.size());
+    const NormRows nr(*op_p, s);
+    const Shape norm = nr.norm(s);
+    const int64_t rows = nr.rows, n = nr.n;
+    const bool rms = op_p->opid.type == "RMSNormalizationGrad";
     const double eps = op_p->attr<Attributes::Float>("epsilon", 1e-5f);
-    const bool centred = LayerNormOp::centred(*op_p);
     auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(2), norm));
     auto bi = std::make_shared<const std::vector<int64_t>>(hasOutput(2) ? normBroadcastIndex(outShape(2), norm)
                                                                          : std::vector<int64_t>{});
@@ -163,15 +177,14 @@ public:
         auto scale = [&](int64_t j) { return static_cast<double>(sp[si->empty() ? j : (*si)[j]]); };
         normForRows(rows, n, [&](int64_t lo, int64_t hi) {
           for (int64_t r = lo; r < hi; ++r) {
-            double m, var, sg = 0, sgx = 0;
-            normRowStats(xp + r * n, n, centred, m, var);
-            const double is = 1.0 / std::sqrt(var + eps);
+            double m, is, sg = 0, sgx = 0;
+            normRowStats(xp + r * n, n, rms, eps, m, is);
             mean[r] = m, inv[r] = is;
             for (int64_t j = 0; j < n; ++j) {
               const double gj = static_cast<double>(g[r * n + j]) * scale(j);
               sg += gj, sgx += gj * (static_cast<double>(xp[r * n + j]) - m) * is;
             }
-            sg = centred ? sg / static_cast<double>(n) : 0.0, sgx /= static_cast<double>(n);
+            sg = rms ? 0.0 : sg / static_cast<double>(n), sgx /= static_cast<double>(n);
             for (int64_t j = 0; j < n; ++j) {
               const double xh = (static_cast<double>(xp[r * n + j]) - m) * is;
               dxp[r * n + j] = static_cast<T>(is * (static_cast<double>(g[r * n + j]) * scale(j) - sg - xh * sgx));
@@ -430,11 +443,11 @@ POPART_REGISTER_KERNEL(onnxOp("InstanceNormalization"), instanceNormKernel);
 POPART_REGISTER_KERNEL(onnxOp("LpNormalization"), lpNormKernel);
 POPART_REGISTER_KERNEL(onnxOp("LRN"), lrnKernel);
 static popx::OpxCreator<LayerNormOpx> POPART_UNIQUE_NAME(layerNormOpxCreator_)(
-    {onnxOp("LayerNormalization"), onnxOp("RMSNormalization")});
+    std::vector<OperatorIdentifier>{onnxOp("LayerNormalization"), onnxOp("RMSNormalization")});
 static popx::OpxCreator<MeanVarianceNormOpx> POPART_UNIQUE_NAME(mvnOpxCreator_)(onnxOp("MeanVarianceNormalization"));
 POPART_REGISTER_KERNEL(internalOp("LpNormalizationGrad"), lpNormGradKernel);
 static popx::OpxCreator<LayerNormGradOpx> POPART_UNIQUE_NAME(layerNormGradOpxCreator_)(
-    {internalOp("LayerNormalizationGrad"), internalOp("RMSNormalizationGrad")});
+    std::vector<OperatorIdentifier>{internalOp("LayerNormalizationGrad"), internalOp("RMSNormalizationGrad")});
 static popx::OpxCreator<MeanVarianceNormGradOpx> POPART_UNIQUE_NAME(mvnGradOpxCreator_)(
     internalOp("MeanVarianceNormalizationGrad"));
 static popx::OpxCreator<LRNGradOpx> POPART_UNIQUE_NAME(lrnGradOpxCreator_)(internalOp("LRNGrad"));

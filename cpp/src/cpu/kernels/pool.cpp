@@ -1,39 +1,60 @@
 // MaxPool / AveragePool: oneDNN pooling for FLOAT/FLOAT16 (FLOAT16 staged in float), plain loops for other
-// types, for MaxPool's Indices output and for count_include_pad windows stretched by ceil_mode. The forward
+// types, for MaxPool's Indices output, for count_include_pad windows stretched by ceil_mode and for LpPool
+// ((sum |x|^p)^(1/p), p = 1 and 2 without pow). The forward
 // reads and may leave FLOAT activations in oneDNN layouts shared with convolutions (cpu/dnnl/tensor_layout.hpp).
 // Y = max (or sum / count) of x[o * s - padBegin + t * d] over taps t; GlobalAverage/MaxPool: over all of x[n, c].
 // Gradients (inputs dY, X): oneDNN pooling backward; max pooling first reruns a training-mode forward into a
-// per-thread workspace (the argmax record); the loops route dY to the window's first maximum or spread dY / count.
+// per-thread workspace (the argmax record); the loops route dY to the window's first maximum, spread dY / count
+// or give LpPool taps dy sign(x) (|x| / y)^(p-1).
 #include "dispatch.hpp"
 #include "ops/conv_attributes.hpp"
+#include "popart/error.hpp"
 #include "popart/popx/opx.hpp"
 #include "window_util.hpp"
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
 #include "cpu/dnnl/tensor_layout.hpp"
-#include "popart/error.hpp"
 #include "popart/tensor.hpp"
 #endif
 
 namespace popart::cpu {
 namespace {
 
+enum class PoolKind { Max, Average, Lp };
+
 struct PoolShape {
   int64_t planes;  // N * C
-  bool isMax, countPad, columnMajor;
+  PoolKind kind;
+  bool countPad, columnMajor;
+  double p;  // LpPool's exponent
   WindowGeometry g;
+  bool isMax() const { return kind == PoolKind::Max; }
 };
 
-/// `x`: the shape of the pooled input.
+/// `x`: the shape of the pooled input; the op is a pool or its gradient.
 PoolShape poolShape(const popx::Opx &opx, const Shape &x) {
   const Op &op = *opx.op_p;
   auto g = windowGeometry(op, Shape(x.begin() + 2, x.end()), op.attr<Attributes::Ints>("kernel_shape"),
                           op.attr<Attributes::Int>("ceil_mode", 0) != 0);
-  return {x[0] * x[1], op.opid.type == "MaxPool", op.attr<Attributes::Int>("count_include_pad", 0) != 0,
-          op.attr<Attributes::Int>("storage_order", 0) != 0, g};
+  const std::string &t = op.opid.type;
+  const PoolKind kind = t.rfind("MaxPool", 0) == 0 ? PoolKind::Max
+                        : t.rfind("LpPool", 0) == 0 ? PoolKind::Lp
+                                                    : PoolKind::Average;
+  return {x[0] * x[1], kind, op.attr<Attributes::Int>("count_include_pad", 0) != 0,
+          op.attr<Attributes::Int>("storage_order", 0) != 0, kind == PoolKind::Lp ? lpPoolExponent(op) : 1.0, g};
+}
+
+/// |v|^p, exact for p = 1 and 2.
+template <class Acc> Acc poolLpPow(Acc v, double p) {
+  const Acc a = v < Acc(0) ? -v : v;
+  if (p == 1.0) return a;
+  if (p == 2.0) return a * a;
+  return static_cast<Acc>(std::pow(a, static_cast<Acc>(p)));
 }
 
 /// Flat index of input position p within its plane, row- or column-major (MaxPool's storage_order).
@@ -63,12 +84,25 @@ template <class T> struct PoolLoop {
           }
           Acc v = x[(p[0] * w.in[1] + p[1]) * w.in[2] + p[2]];
           ++count;
-          sum += v;
+          sum += ps.kind == PoolKind::Lp ? poolLpPow(v, ps.p) : v;
           if (v > best) best = v, arg = poolPlaneIndex(w, p, ps.columnMajor);
         }
-    y = static_cast<T>(ps.isMax ? best : sum / static_cast<Acc>(std::max<int64_t>(count, 1)));
+    if (ps.isMax()) y = static_cast<T>(best);
+    else if (ps.kind == PoolKind::Lp) y = static_cast<T>(lpRoot(sum));
+    else y = static_cast<T>(sum / static_cast<Acc>(std::max<int64_t>(count, 1)));
     if (index) *index = arg;
     if (counted) *counted = std::max<int64_t>(count, 1);
+  }
+  Acc lpRoot(Acc sum) const {
+    if (ps.p == 1.0) return sum;
+    if (ps.p == 2.0) return std::sqrt(sum);
+    return static_cast<Acc>(std::pow(sum, static_cast<Acc>(1.0 / ps.p)));
+  }
+  /// dy sign(x) (|x| / y)^(p-1): LpPool's derivative at a tap holding x of a window whose output is y.
+  Acc lpSlope(Acc g, Acc x, Acc y) const {
+    if (y == Acc(0) || x == Acc(0)) return Acc(0);
+    const Acc r = poolLpPow(x / y, ps.p - 1.0);
+    return x < Acc(0) ? -g * r : g * r;
   }
   /// Inside the explicit padding (not the extension ceil_mode adds).
   bool inPadding(const int64_t p[3]) const {
@@ -101,18 +135,20 @@ template <class T> struct PoolLoop {
           T y;
           element(xp, o, y, &arg, &count);
           Acc g = dy[pl * outSize + f];
-          if (ps.isMax) {
+          if (ps.isMax()) {
             dxp[arg] = static_cast<T>(Acc(dxp[arg]) + g);
             continue;
           }
-          g /= static_cast<Acc>(count);
+          const bool lp = ps.kind == PoolKind::Lp;
+          if (!lp) g /= static_cast<Acc>(count);
           for (int64_t a = 0; a < w.k[0]; ++a)
             for (int64_t bb = 0; bb < w.k[1]; ++bb)
               for (int64_t c = 0; c < w.k[2]; ++c) {
                 int64_t p0 = w.pos(0, o[0], a), p1 = w.pos(1, o[1], bb), p2 = w.pos(2, o[2], c);
                 if (!w.inside(0, p0) || !w.inside(1, p1) || !w.inside(2, p2)) continue;
-                T &d = dxp[(p0 * w.in[1] + p1) * w.in[2] + p2];
-                d = static_cast<T>(Acc(d) + g);
+                const int64_t at = (p0 * w.in[1] + p1) * w.in[2] + p2;
+                T &d = dxp[at];
+                d = static_cast<T>(Acc(d) + (lp ? lpSlope(g, Acc(xp[at]), Acc(y)) : g));
               }
         }
       }
@@ -138,7 +174,7 @@ struct PoolDnnl {
       stretched = stretched || g.reachedPadEnd(i) > g.padsEnd[i];
     }
     ok = !(ps.countPad && stretched);
-    algo = ps.isMax ? dnnl::algorithm::pooling_max
+    algo = ps.isMax() ? dnnl::algorithm::pooling_max
                     : ps.countPad ? dnnl::algorithm::pooling_avg_include_padding
                                   : dnnl::algorithm::pooling_avg_exclude_padding;
   }
@@ -203,7 +239,7 @@ bool growPoolGradDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShap
   auto dy = step->staging.in(opx, 0), dx = step->staging.out(opx, 0);
   PrimitiveStep::Args args{{DNNL_ARG_DIFF_DST, dnnl_ctx::wrap(yd, dy.raw())},
                            {DNNL_ARG_DIFF_SRC, dnnl_ctx::wrap(xd, dx.raw())}};
-  if (ps.isMax) {
+  if (ps.isMax()) {
     auto ws = step->scratch(fwd.workspace_desc());
     step->add(dnnl::pooling_forward(fwd), {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, step->staging.in(opx, 1).raw())},
                                            {DNNL_ARG_DST, step->scratch(yd)}, {DNNL_ARG_WORKSPACE, ws}});
@@ -224,7 +260,9 @@ public:
     bool indices = hasOutput(1);
 #ifdef POPART_WITH_DNNL
     tensor_layout::publish(*op_p->outTensor(0), {});  // plain unless growPoolDnnl keeps a oneDNN layout
-    if (dnnl_ctx::usesDnnl(type) && !indices && outInfo(0).nelms() > 0 && growPoolDnnl(prog, *this, ps)) return;
+    if (dnnl_ctx::usesDnnl(type) && !indices && ps.kind != PoolKind::Lp && outInfo(0).nelms() > 0 &&
+        growPoolDnnl(prog, *this, ps))
+      return;
 #endif
     const void *x = getInTensor(0).raw();
     void *y = getOutTensor(0).raw();
@@ -243,12 +281,11 @@ public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     auto ps = poolShape(*this, inShape(1));
-    ps.isMax = op_p->opid.type == "MaxPoolGrad";
     ps.columnMajor = false;
     auto type = inInfo(0).dataType();
 #ifdef POPART_WITH_DNNL
     bool empty = outInfo(0).nelms() == 0 || inInfo(0).nelms() == 0;
-    if (dnnl_ctx::usesDnnl(type) && !empty && growPoolGradDnnl(prog, *this, ps))
+    if (dnnl_ctx::usesDnnl(type) && !empty && ps.kind != PoolKind::Lp && growPoolGradDnnl(prog, *this, ps))
       return;
 #endif
     const void *dy = getInTensor(0).raw(), *x = getInTensor(1).raw();
@@ -258,6 +295,30 @@ public:
         using T = decltype(tag);
         PoolLoop<T>{ps, Window3(ps.g)}.backward(static_cast<const T *>(x), static_cast<const T *>(dy),
                                                 static_cast<T *>(dx));
+      });
+    });
+  }
+};
+
+/// MaxUnpool: y = 0, then y[idx[j]] = x[j] in order (a later duplicate index wins, so the scatter is serial).
+class MaxUnpoolOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    auto x = getInTensor(0), y = getOutTensor(0);
+    const int64_t *idx = getInTensor(1).data<int64_t>();
+    const int64_t n = x.nelms(), size = y.nelms(), bytes = y.nbytes();
+    prog.add([=] {
+      std::memset(y.raw(), 0, static_cast<size_t>(bytes));
+      dispatchFloat(x.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        const T *px = x.data<T>();
+        T *py = y.data<T>();
+        for (int64_t j = 0; j < n; ++j) {
+          if (idx[j] < 0 || idx[j] >= size)
+            throw error("index I[{}] = {} is out of range for an output of {} elements", j, idx[j], size);
+          py[idx[j]] = px[j];
+        }
       });
     });
   }
@@ -322,8 +383,10 @@ public:
 };
 
 } // namespace
-static popx::OpxCreator<PoolOpx> poolOpxCreator({onnxOp("MaxPool"), onnxOp("AveragePool")});
-static popx::OpxCreator<PoolGradOpx> poolGradOpxCreator({internalOp("MaxPoolGrad"), internalOp("AveragePoolGrad")});
+static popx::OpxCreator<PoolOpx> poolOpxCreator({onnxOp("MaxPool"), onnxOp("AveragePool"), onnxOp("LpPool")});
+static popx::OpxCreator<PoolGradOpx> poolGradOpxCreator({internalOp("MaxPoolGrad"), internalOp("AveragePoolGrad"),
+                                                         internalOp("LpPoolGrad")});
+static popx::OpxCreator<MaxUnpoolOpx> maxUnpoolOpxCreator(onnxOp("MaxUnpool"));
 static popx::OpxCreator<GlobalPoolOpx> globalPoolOpxCreator({onnxOp("GlobalAveragePool"), onnxOp("GlobalMaxPool"),
                                                              internalOp("GlobalAveragePoolGrad"),
                                                              internalOp("GlobalMaxPoolGrad")});

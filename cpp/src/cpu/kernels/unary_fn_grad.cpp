@@ -4,8 +4,8 @@
 // Log1p 1/(1+x). Elu/Selu/Celu: x > 0 ? 1 : alpha e^x (Selu times gamma; Celu e^(x/alpha));
 // HardSigmoid alpha inside (0, 1); HardSwish 0 / x/3 + 1/2 / 1 on x <= -3 / < 3 / else (torch);
 // Softsign 1/(1+|x|)^2; Softplus sigmoid(x); ThresholdedRelu [x > alpha]; Shrink [|x| > lambd];
-// Gelu Phi(x) + x phi(x) (erf) or torch's tanh-form derivative; Swish s (1 + a x (1 - s)) with s = sigmoid(a x);
-// Mish t + x sigmoid(x) (1 - t^2) with t = tanh(softplus(x)); Scale s.
+// Gelu Phi(x) + x phi(x) (erf) or torch's tanh-form derivative; Swish s (1 + alpha x (1 - s)) with
+// s = sigmoid(alpha x); Mish t + x (1 - t^2) sigmoid(x) with t = tanh(softplus(x)); Scale s.
 #include "unary_fn.hpp"
 #include <map>
 
@@ -84,14 +84,14 @@ struct GeluTanhD {
 struct SwishD {
   float alpha;
   template <class C> C operator()(C g, C x) const {
-    C s = ufgSigmoid(C(alpha) * x);
-    return g * s * (C(1) + C(alpha) * x * (C(1) - s));
+    C ax = C(alpha) * x, s = ufgSigmoid(ax);
+    return g * s * (C(1) + ax * (C(1) - s));
   }
 };
 struct MishD {
   template <class C> C operator()(C g, C x) const {
-    C t = std::tanh(std::max(x, C(0)) + std::log1p(std::exp(-std::fabs(x))));
-    return g * (t + x * ufgSigmoid(x) * (C(1) - t * t));
+    C t = std::tanh((x > C(0) ? x : C(0)) + std::log1p(std::exp(-std::fabs(x))));
+    return g * (t + x * (C(1) - t * t) * ufgSigmoid(x));
   }
 };
 struct ScaleD {
@@ -143,9 +143,6 @@ const std::map<std::string, UfgStepFactory> &ufgFactories() {
       {"Atanh", ufgPlain<AtanhD>()}, {"Expm1", ufgPlain<Expm1D>()}, {"Log1p", ufgPlain<Log1pD>()},
       {"HardSwish", ufgPlain<HardSwishD>()}, {"Softsign", ufgPlain<SoftsignD>()},
       {"Softplus", ufgPlain<SoftplusD>()}, {"GeluErf", ufgPlain<GeluErfD>()}, {"Mish", ufgPlain<MishD>()},
-      {"Swish", [](const Op &op, const V &g, const V &x, const V &d) {
-         return ufgStep(g, x, d, SwishD{ufgAttr(op, "alpha", 1.0f)});
-       }},
       {"Elu", [](const Op &op, const V &g, const V &x, const V &d) {
          return ufgStep(g, x, d, EluD{ufgAttr(op, "alpha", 1.0f), 1.0f});
        }},
@@ -168,6 +165,9 @@ const std::map<std::string, UfgStepFactory> &ufgFactories() {
       {"Gelu", [](const Op &op, const V &g, const V &x, const V &d) {
          if (op.attr<Attributes::String>("approximate", "none") == "tanh") return ufgStep(g, x, d, GeluTanhD{});
          return ufgStep(g, x, d, GeluErfD{});
+       }},
+      {"Swish", [](const Op &op, const V &g, const V &x, const V &d) {
+         return ufgStep(g, x, d, SwishD{ufgAttr(op, "alpha", 1.0f)});
        }},
       {"Scale", [](const Op &op, const V &g, const V &x, const V &d) {
          return ufgStep(g, x, d, ScaleD{op.attr<Attributes::Float>("scale")});
