@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
 echo "== installing the Python requirements into $(python -c 'import sys; print(sys.prefix)')"
-python -m pip install -q -r requirements-dev.txt
+# pip's warnings about this machine's unreachable extra indexes are noise.
+python -m pip install -q -r requirements-dev.txt 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
 echo "== building popart-cpu"
 bash scripts/build.sh
 echo "== running examples/demo.py"
