@@ -75,6 +75,9 @@ template <class S, class C> void bindSessionMethods(C &c) {
       .def("getTensorIds", &S::getTensorIds)
       .def("getSummaryReport", &S::getSummaryReport, py::arg("resetProfile") = true)
       .def("getSerializedGraph", [](const S &s) { return py::bytes(s.getSerializedGraph()); })
+      // PopART's JSON IR: {"maingraph": [ops...], "<subgraph>": [...]}; the only format PopART has.
+      .def("_serializeIr", [](const S &s, IrSerializationFormat) { return s.getSerializedGraph(); },
+           py::arg("format"))
       .def("getCycleCount", &S::getCycleCount, py::arg("id") = "")
       .def("setRandomSeed", &S::setRandomSeed, py::arg("seedValue"))
       .def("getRandomSeed", &S::getRandomSeed)

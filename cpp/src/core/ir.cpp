@@ -124,6 +124,7 @@ void Ir::prepare(const IrBundle &b) {
   if (b.inputShapeInfo) *inputShapeInfo_ = *b.inputShapeInfo;
   if (b.optimizer) setOptimizer(*b.optimizer);
   finalLossId_ = b.loss;
+  if (patterns_->getRuntimeAssertsOn()) patterns_->ensureAllMandatoryPreAliasPatternsAreEnabled();
   setOnnxModel(*b.model);
 
   importModel(*this);
