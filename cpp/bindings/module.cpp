@@ -10,6 +10,7 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindDevice(m);
   popart::bindings::bindStepIO(m);
   popart::bindings::bindOptimizer(m);
+  popart::bindings::bindRegistry(m);
   popart::bindings::bindBuilder(m);  // before sessions: AnchorReturnType defaults use TileSet
   popart::bindings::bindSession(m);
 }
