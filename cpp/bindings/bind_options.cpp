@@ -217,6 +217,11 @@ void bindSessionOptions(py::module_ &m) {
   POPART_OPTION(enablePrefetchDatastreams);
   POPART_OPTION(defaultPrefetchBufferingDepth);
   POPART_OPTION(prefetchBufferingDepthMap);
+  // PopART 3's names of the two options above
+  c.def_property("defaultBufferingDepth", [](const SessionOptions &o) { return o.defaultPrefetchBufferingDepth; },
+                 [](SessionOptions &o, int64_t v) { o.defaultPrefetchBufferingDepth = v; });
+  c.def_property("bufferingDepthMap", [](const SessionOptions &o) { return o.prefetchBufferingDepthMap; },
+                 [](SessionOptions &o, const std::map<TensorId, int64_t> &v) { o.prefetchBufferingDepthMap = v; });
   POPART_OPTION(disableGradAccumulationTensorStreams);
   POPART_OPTION(disableOptimizerStateTensorStreams);
   POPART_OPTION(createImplicitPipeliningFwdOnlyProgram);

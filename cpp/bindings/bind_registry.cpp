@@ -1,9 +1,10 @@
 // The op registry as PopART exposes it: OperatorIdentifier, OpDefinition,
 // getSupportedOperations(Definition), getUnsupportedOperations, defaultAiOnnxOpset,
-// and TensorRemapType.
+// GraphTransformer and TensorRemapType.
 #include "bindings.hpp"
 #include "onnx/op_schema.hpp"
 #include "popart/error.hpp"
+#include "popart/graphtransformer.hpp"
 #include "popart/opmanager.hpp"
 #include <pybind11/stl.h>
 #include <set>
@@ -90,11 +91,31 @@ void bindOpDefinition(py::module_ &m) {
       .def_readonly("attributes", &OpDefinition::attributes);
 }
 
+void bindGraphTransformer(py::module_ &m) {
+  py::class_<GraphTransformer>(m, "GraphTransformer")
+      .def(py::init([](const py::object &model) {
+             return std::make_unique<GraphTransformer>(py::isinstance<py::bytes>(model)
+                                                           ? std::string(model.cast<py::bytes>())
+                                                           : model.cast<std::string>());
+           }),
+           py::arg("modelProtoOrFilename"))
+      .def("getModelProto", [](const GraphTransformer &g) { return py::bytes(g.getModelProto()); })
+      .def("removeUnusedInputs", &GraphTransformer::removeUnusedInputs)
+      .def("prepareNodesForTraining", &GraphTransformer::prepareNodesForTraining)
+      .def("convertFloatsToHalfs", &GraphTransformer::convertFloatsToHalfs)
+      .def("convertInitializersToConstants", &GraphTransformer::convertInitializersToConstants, py::arg("ids"))
+      .def("convertAllFixedPointInitializersToConstants",
+           &GraphTransformer::convertAllFixedPointInitializersToConstants)
+      .def("saveInitializersExternally", &GraphTransformer::saveInitializersExternally, py::arg("ids"),
+           py::arg("fileName"));
+}
+
 } // namespace
 
 void bindRegistry(py::module_ &m) {
   bindOperatorIdentifier(m);
   bindOpDefinition(m);
+  bindGraphTransformer(m);
   m.def("getSupportedOperations", &OpManager::getSupportedOperations, py::arg("includeInternal"));
   m.def("getSupportedOperationsDefinition", &OpManager::getSupportedOperationsDefinition,
         py::arg("includeInternal"));

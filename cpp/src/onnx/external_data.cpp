@@ -102,4 +102,23 @@ void resolveExternalData(Model &model, const std::string &baseDir) {
   resolveGraph(model.graph, baseDir);
 }
 
+void writeExternalData(const std::vector<Tensor *> &tensors, const std::string &filename) {
+  for (const Tensor *t : tensors)
+    if (!t->hasRawData) throw error("saveInitializersExternally: '{}' has no raw data to save", t->name);
+  std::ofstream out(filename, std::ios::binary | std::ios::trunc);
+  if (!out) throw error("saveInitializersExternally: cannot open '{}' for writing", filename);
+  int64_t offset = 0;
+  for (Tensor *t : tensors) {
+    out.write(t->rawData.data(), static_cast<std::streamsize>(t->rawData.size()));
+    auto length = static_cast<int64_t>(t->rawData.size());
+    t->externalData = {{"location", filename}, {"offset", std::to_string(offset)},
+                       {"length", std::to_string(length)}};
+    t->dataLocation = 1;
+    t->hasRawData = false;
+    t->rawData.clear();
+    offset += length;
+  }
+  if (!out) throw error("saveInitializersExternally: failed writing '{}'", filename);
+}
+
 } // namespace popart::onnxpb
