@@ -118,6 +118,8 @@ protected:
   std::shared_ptr<DeviceInfo> device_;
   std::string name_;
   void countStepElements();
+  void checkStepInputIds(const StepIOGeneric &io) const;
+  void refuseConstantOperands(const IWeightsIO &w) const;
   struct StepElements {
     std::map<TensorId, int64_t> inputs, anchors;
   } stepElements_;

@@ -147,7 +147,22 @@ void Session::readWeights(const IWeightsIO &w) {
   }
 }
 
+// Initializers read as compile-time operands (a Dropout ratio, Clip bounds, a
+// Reshape shape) are constants of the compiled program, not weights.
+void Session::refuseConstantOperands(const IWeightsIO &w) const {
+  const onnxpb::Model *m = ir_->getModel();
+  if (!m) return;
+  for (const auto &init : m->graph.initializer) {
+    const Tensor *t = ir_->getMainGraph().getTensors().contains(init.name) ? ir_->getTensor(init.name) : nullptr;
+    if (t && t->tensorType() == TensorType::Const && w.contains(init.name))
+      throw error("writeWeights: '{}' is not a weight but a constant the model reads at compile time "
+                  "(an operand such as a Dropout ratio, Clip bound or Reshape shape); it cannot be written",
+                  init.name);
+  }
+}
+
 void Session::writeWeights(const IWeightsIO &w) {
+  refuseConstantOperands(w);
   for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable)) {
     if (!w.contains(t->id)) continue;
     MutableVoidData d = w.weight(t->id);
