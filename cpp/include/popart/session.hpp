@@ -15,6 +15,7 @@ namespace popart {
 class DataFlow;
 class DeviceInfo;
 class IStepIO;
+class StepIOGeneric;
 class IWeightsIO;
 class InputShapeInfo;
 class Ir;

@@ -3,6 +3,7 @@
 #include "onnx/op_schema.hpp"
 #include "popart/error.hpp"
 #include <algorithm>
+#include <cctype>
 #include <tuple>
 
 namespace popart {
@@ -80,9 +81,10 @@ std::string canonicalDomain(const std::string &domain) {
 
 std::string toString(OpAttrType t) {
   static const char *names[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH", "FLOATS",
-                                "INTS", "STRINGS", "TENSORS", "GRAPHS", "SPARSE_TENSOR"};
+                                "INTS", "STRINGS", "TENSORS", "GRAPHS", "SPARSE_TENSOR", "SPARSE_TENSORS",
+                                "TYPE_PROTO", "TYPE_PROTOS"};
   auto i = static_cast<int>(t);
-  return i >= 0 && i <= 11 ? names[i] : "UNKNOWN";
+  return i >= 0 && i <= 14 ? names[i] : "UNKNOWN";
 }
 
 const OpAttrSchema *OpSchema::findAttribute(const std::string &name) const {
@@ -106,6 +108,42 @@ const OpSchema *findOpSchema(const std::string &domain, const std::string &type,
   return best;
 }
 
+namespace {
+
+size_t editDistance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t up = row[j];
+      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// " — did you mean 'Relu'?" for the op types of `domain` closest to `type`, or "".
+std::string closestOpTypes(const std::string &domain, const std::string &type) {
+  size_t best = std::max<size_t>(2, type.size() / 3) + 1;
+  std::vector<std::string> found;
+  for (const auto &s : allOpSchemas()) {
+    if (s.domain != domain) continue;
+    size_t d = editDistance(type, s.type);
+    if (d < best) best = d, found.clear();
+    if (d == best && std::find(found.begin(), found.end(), s.type) == found.end()) found.push_back(s.type);
+  }
+  if (found.empty()) return "";
+  std::string text = " \u2014 did you mean ";
+  for (size_t i = 0; i < found.size() && i < 3; ++i) text += (i ? " or '" : "'") + found[i] + "'";
+  return text + "?";
+}
+
+} // namespace
+
 const OpSchema &getOpSchema(const std::string &domain, const std::string &type, int opsetVersion) {
   auto d = canonicalDomain(domain);
   if (const auto *s = findOpSchema(d, type, opsetVersion)) {
@@ -119,14 +157,14 @@ const OpSchema &getOpSchema(const std::string &domain, const std::string &type, 
   for (const auto &s : allOpSchemas()) {
     if (s.domain == d && s.type == type) versions.push_back(s.sinceVersion);
   }
-  if (versions.empty()) throw error("Unknown op {} in domain {}", type, d);
+  if (versions.empty()) throw error("Unknown op {} in domain {}: no op '{}'{}", type, d, type, closestOpTypes(d, type));
   throw error("Op {} is not available in {} opset {}: it first appears in opset {}", type, d,
               opsetVersion, versions.front());
 }
 
 std::vector<int> supportedOpsetVersions(const std::string &domain) {
   auto d = canonicalDomain(domain);
-  if (d == "ai.onnx") return {6, 7, 8, 9, 10, 11};
+  if (d == "ai.onnx") return {6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
   if (d == "ai.onnx.ml" || d == "ai.graphcore") return {1};
   return {};
 }

@@ -25,23 +25,8 @@
 namespace popart {
 namespace {
 
-bool looksLikeFilePath(const std::string &s) {
-  return !s.empty() && s.size() < 4096 && s.find('\0') == std::string::npos && std::ifstream(s).good();
-}
-
 onnxpb::Model readModel(const std::string &modelProtoOrFilename) {
-  if (looksLikeFilePath(modelProtoOrFilename)) return onnxpb::loadModelFile(modelProtoOrFilename);
-  if (modelProtoOrFilename.empty()) throw error("the ONNX model is empty");
-  try {
-    return onnxpb::parseModel(modelProtoOrFilename);
-  } catch (const error &e) {
-    // A misspelt file name reaches here as "bytes": say so rather than report wire types.
-    bool printable = modelProtoOrFilename.size() < 4096 &&
-                     std::all_of(modelProtoOrFilename.begin(), modelProtoOrFilename.end(),
-                                 [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
-    if (!printable) throw;
-    throw error("'{}' is neither a readable file nor a serialised ONNX model ({})", modelProtoOrFilename, e.what());
-  }
+  return onnxpb::readModelOrFile(modelProtoOrFilename);
 }
 
 } // namespace
@@ -172,6 +157,23 @@ void Session::writeWeights(const IWeightsIO &w) {
   }
 }
 
+// Data for an id that is no input of the model is a typo or a wrong model: say
+// which inputs the model has (inputs the compiler pruned are only warned about).
+void Session::checkStepInputIds(const StepIOGeneric &io) const {
+  const onnxpb::Model *m = ir_->getModel();
+  std::set<TensorId> modelInputs;
+  if (m)
+    for (const auto &vi : m->graph.input) modelInputs.insert(vi.name);
+  for (const auto &t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream)) modelInputs.insert(t->id);
+  if (m)
+    for (const auto &init : m->graph.initializer) modelInputs.erase(init.name);
+  for (const auto &id : io.inputIds()) {
+    if (stepElements_.inputs.count(id) || modelInputs.count(id)) continue;
+    std::vector<TensorId> names(modelInputs.begin(), modelInputs.end());
+    throw error("the step IO has data for '{}', which is no input of the model (its inputs: {})", id, names);
+  }
+}
+
 void Session::run(IStepIO &io, const std::string &debugName) { run("", io, debugName); }
 
 void Session::run(const std::string &handle, IStepIO &io, const std::string &debugName) {
@@ -181,6 +183,7 @@ void Session::run(const std::string &handle, IStepIO &io, const std::string &deb
   if (!handle.empty() && handle != "main")
     throw error("unknown program handle '{}' (this session has the main program only)", handle);
   if (!engineLoaded_) loadEngineAndConnectStreams();
+  if (const auto *generic = dynamic_cast<const StepIOGeneric *>(&io)) checkStepInputIds(*generic);
   io.beginStep(stepElements_.inputs, stepElements_.anchors);
   logging::session::debug("run '{}'", debugName);
   devicex_->run(io);
