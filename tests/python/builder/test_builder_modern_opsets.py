@@ -167,3 +167,40 @@ def test_custom_op_in_an_onnx_domain_says_the_domain_pins_the_opset():
     # In its own domain the same op is fine.
     out = b.customOp(opName="Cube", opVersion=1, domain="com.acme", inputs=[x])
     assert len(out) == 1
+
+
+# ---- PopART's per-opset signatures ----
+
+def _run_one(b, x, y, xv):
+    b.addOutputTensor(y)
+    return run(b.getModelProto(), {x: xv}, [y])[y]
+
+
+def test_opset6_clip_takes_max_then_min_attributes():
+    b = popart.Builder(opsets={"ai.onnx": 6})
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [5]))
+    y = b.aiOnnxOpset6.clip([x], 0.5, -0.25)  # positional: max, then min
+    xv = np.linspace(-1, 1, 5).astype(np.float32)
+    np.testing.assert_allclose(_run_one(b, x, y, xv), np.clip(xv, -0.25, 0.5))
+    assert b.getTensorShape(y) == [5]
+
+
+def test_opset6_pad_takes_pads_mode_value():
+    b = popart.Builder(opsets={"ai.onnx": 6})
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [2, 3]))
+    y = b.aiOnnxOpset6.pad([x], [0, 1, 1, 0], "constant", 9.0)
+    xv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_allclose(_run_one(b, x, y, xv), np.pad(xv, ((0, 1), (1, 0)), constant_values=9.0))
+    assert b.getTensorShape(y) == [3, 4]
+
+
+def test_opset10_resize_takes_two_inputs_and_mode():
+    b = popart.Builder(opsets={"ai.onnx": 10})
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [1, 1, 2, 2]))
+    scales = b.aiOnnxOpset10.constant(np.array([1, 1, 2, 2], np.float32))
+    y = b.aiOnnxOpset10.resize([x, scales], "nearest")
+    xv = np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2)
+    np.testing.assert_allclose(_run_one(b, x, y, xv), xv.repeat(2, 2).repeat(2, 3))
+    assert b.getTensorShape(y) == [1, 1, 4, 4]
+    with pytest.raises(popart.popart_exception, match="expects 2 to 2 inputs, got 3"):
+        b.aiOnnxOpset10.resize([x, scales, scales], "nearest")
