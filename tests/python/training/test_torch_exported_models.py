@@ -134,24 +134,31 @@ def _trainable(proto, module):
     return found
 
 
-@pytest.mark.parametrize("name,opset,dynamo,mode", CASES)
-def test_training_with_a_builder_loss_matches_torch(name, opset, dynamo, mode):
-    module = _model(name, mode, dropout=0.0 if mode == "train" else 0.5)
-    inputs = _inputs(name)
-    proto = export(module, inputs, opset, dynamo, mode)
+def train_one_step(proto, inputs, anchor):
+    """Adds an L1 loss with the Builder (at the model's own opset), runs one SGD
+    step anchoring the loss or the model output; returns (session, loss, anchors)."""
     names, out = _input_names(proto)
-
-    builder = popart.Builder(modelProtoOrFilename=proto)  # continues at the model's own opset
+    builder = popart.Builder(modelProtoOrFilename=proto)
     assert builder.aiOnnx.version == onnx.load_from_string(proto).opset_import[0].version
     loss = builder.aiGraphcore.l1loss([out], LAMBDA, reduction=popart.ReductionType.Mean)
     session = popart.TrainingSession(
         fnModel=builder.getModelProto(), loss=loss, optimizer=popart.ConstSGD(LR),
-        dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("All")}),
+        dataFlow=popart.DataFlow(1, {loss if anchor == "loss" else out: popart.AnchorReturnType("All")}),
         deviceInfo=popart.DeviceManager().createCpuDevice())
     session.prepareDevice()
     session.weightsFromHost()
     anchors = session.initAnchorArrays()
     session.run(popart.PyStepIO(dict(zip(names, inputs)), anchors))
+    return session, loss, anchors
+
+
+@pytest.mark.parametrize("name,opset,dynamo,mode", CASES)
+def test_training_with_a_builder_loss_matches_torch(name, opset, dynamo, mode):
+    module = _model(name, mode, dropout=0.0 if mode == "train" else 0.5)
+    inputs = _inputs(name)
+    proto = export(module, inputs, opset, dynamo, mode)
+
+    session, loss, anchors = train_one_step(proto, inputs, anchor="loss")
 
     reference = _model(name, _reference_mode(module, dynamo, mode), dropout=0.0 if mode == "train" else 0.5)
     y = _torch_forward(reference, inputs)
@@ -184,17 +191,8 @@ def test_train_mode_dropout_operands_stay_constants(dynamo):
     inits = {t.name for t in m.graph.initializer}
     operands = sorted({i for n in dropouts for i in n.input[1:] if i in inits})
     assert bool(operands) == dynamo
-    names, out = _input_names(proto)
-    builder = popart.Builder(modelProtoOrFilename=proto)
-    loss = builder.aiGraphcore.l1loss([out], LAMBDA, reduction=popart.ReductionType.Mean)
-    session = popart.TrainingSession(
-        fnModel=builder.getModelProto(), loss=loss, optimizer=popart.ConstSGD(LR),
-        dataFlow=popart.DataFlow(1, {out: popart.AnchorReturnType("All")}),
-        deviceInfo=popart.DeviceManager().createCpuDevice())
-    session.prepareDevice()
-    session.weightsFromHost()
-    anchors = session.initAnchorArrays()
-    session.run(popart.PyStepIO(dict(zip(names, inputs)), anchors))
+    _, out = _input_names(proto)
+    session, _, anchors = train_one_step(proto, inputs, anchor="output")
     # eval-mode output without dropout vs the dropped one: the classifier input is
     # masked, so the train output differs while staying finite
     assert np.isfinite(anchors[out]).all()
