@@ -120,7 +120,8 @@ protected:
   std::string name_;
   void countStepElements();
   void checkStepInputIds(const StepIOGeneric &io) const;
-  void refuseConstantOperands(const IWeightsIO &w) const;
+  void refuseConstantOperands(const std::function<bool(const TensorId &)> &names, const std::string &what) const;
+  void refuseOptimizingConstants(const Optimizer &optimizer) const;
   struct StepElements {
     std::map<TensorId, int64_t> inputs, anchors;
   } stepElements_;

@@ -52,6 +52,7 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
   b.optimizer = optimizer;
   b.sessionName = name_;
   ir_->prepare(b);
+  if (optimizer) refuseOptimizingConstants(*optimizer);
   devicex_ = std::make_unique<popx::Devicex>(*ir_);
 }
 
@@ -133,21 +134,32 @@ void Session::readWeights(const IWeightsIO &w) {
 }
 
 // Initializers read as compile-time operands (a Dropout ratio, Clip bounds, a
-// Reshape shape) are constants of the compiled program, not weights.
-void Session::refuseConstantOperands(const IWeightsIO &w) const {
+// Reshape shape) are constants of the compiled program, not weights: naming one
+// where a weight is expected (`what`: writeWeights, an optimizer) is refused.
+void Session::refuseConstantOperands(const std::function<bool(const TensorId &)> &names,
+                                     const std::string &what) const {
   const onnxpb::Model *m = ir_->getModel();
   if (!m) return;
   for (const auto &init : m->graph.initializer) {
-    const Tensor *t = ir_->getMainGraph().getTensors().contains(init.name) ? ir_->getTensor(init.name) : nullptr;
-    if (t && t->tensorType() == TensorType::Const && w.contains(init.name))
-      throw error("writeWeights: '{}' is not a weight but a constant the model reads at compile time "
-                  "(an operand such as a Dropout ratio, Clip bound or Reshape shape); it cannot be written",
-                  init.name);
+    const auto &tensors = ir_->getMainGraph().getTensors();
+    const Tensor *t = tensors.contains(init.name) ? tensors.get(init.name) : nullptr;
+    if (t && t->tensorType() == TensorType::Const && names(init.name))
+      throw error("{}: '{}' is not a weight but a constant the model reads at compile time (an operand "
+                  "such as a Dropout ratio, Clip bound or Reshape shape)", what, init.name);
   }
 }
 
+void Session::refuseOptimizingConstants(const Optimizer &optimizer) const {
+  std::set<TensorId> named;
+  for (const auto &[name, map] : optimizer.valueMaps())
+    for (const auto &[id, value] : map->getSpecifics()) named.insert(id);
+  for (const auto &group : optimizer.getClipNormSettings()) named.insert(group.weightIds.begin(), group.weightIds.end());
+  refuseConstantOperands([&](const TensorId &id) { return named.count(id) != 0; },
+                         "optimizer (a weight-specific value or clip-norm group)");
+}
+
 void Session::writeWeights(const IWeightsIO &w) {
-  refuseConstantOperands(w);
+  refuseConstantOperands([&](const TensorId &id) { return w.contains(id); }, "writeWeights");
   for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable)) {
     if (!w.contains(t->id)) continue;
     MutableVoidData d = w.weight(t->id);

@@ -131,3 +131,21 @@ def test_float_or_int_operand_initializers_are_constants(case):
     name = next(iter(inits))
     with pytest.raises(popart.popart_exception, match=f"'{name}' is not a weight"):
         s.writeWeights(popart.PyWeightsIO({name: np.zeros_like(inits[name])}))
+
+
+@pytest.mark.parametrize("how", ["specific", "clipnorm"])
+def test_optimizer_naming_a_constant_operand_is_refused(how):
+    b = popart.Builder(modelProtoOrFilename=clip_model())
+    loss = b.aiGraphcore.l1loss(["y"], 1.0, reduction=popart.ReductionType.Sum)
+    if how == "specific":
+        opt = popart.SGD({"defaultLearningRate": (0.1, True)})
+        opt.insertSpecific("hi", {"learningRate": (0.5, True)})
+    else:
+        opt = popart.SGD({"defaultLearningRate": (0.1, True)},
+                         clip_norm_settings=[popart.ClipNormSettings.clipWeights(["w", "hi"], 1.0)])
+    expected = ("optimizer .*'hi' is not a weight but a constant" if how == "specific"
+                else "clip-norm group 0 names 'hi', which is not a trained weight")
+    with pytest.raises(popart.popart_exception, match=expected):
+        popart.TrainingSession(fnModel=b.getModelProto(), loss=loss, optimizer=opt,
+                               dataFlow=popart.DataFlow(1, {}),
+                               deviceInfo=popart.DeviceManager().createCpuDevice())
