@@ -78,3 +78,14 @@ def test_bad_string_reduction_is_named():
             a.s = b"Average"
     with pytest.raises(popart.popart_exception, match='reduction must be "Sum", "Mean" or "NoReduction", got "Average"'):
         _run(m.SerializeToString(), loss)
+
+
+def test_core_builder_takes_the_int_form_and_writes_the_string():
+    """C++ programs pass ReductionType (an INT) to addOp: it is written as PopART's STRING."""
+    b = popart.Builder()
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [3]))
+    [y] = b._impl.addOp("ai.graphcore", "L1", 1, [x], 1, {"lambda": 1.0, "reduction": 2}, "")
+    attr = _reduction_attr(b.getModelProto(), "L1")
+    assert attr.type == onnx.AttributeProto.STRING and attr.s.decode() == "NoReduction"
+    with pytest.raises(popart.popart_exception, match="reduction must be 0 \\(Sum\\), 1 \\(Mean\\) or 2"):
+        b._impl.addOp("ai.graphcore", "L1", 1, [x], 1, {"lambda": 1.0, "reduction": 7}, "")
