@@ -1,9 +1,9 @@
 // Builds the operator table from the generated ai.onnx rows and the hand-written
 // ai.graphcore rows, and answers "which schema is in effect at opset N".
 #include "onnx/op_schema.hpp"
+#include "core/suggest.hpp"
 #include "popart/error.hpp"
 #include <algorithm>
-#include <cctype>
 #include <tuple>
 
 namespace popart {
@@ -110,36 +110,12 @@ const OpSchema *findOpSchema(const std::string &domain, const std::string &type,
 
 namespace {
 
-size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) == std::tolower(static_cast<unsigned char>(b[j - 1]));
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (same ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 // " — did you mean 'Relu'?" for the op types of `domain` closest to `type`, or "".
 std::string closestOpTypes(const std::string &domain, const std::string &type) {
-  size_t best = std::max<size_t>(2, type.size() / 3) + 1;
-  std::vector<std::string> found;
-  for (const auto &s : allOpSchemas()) {
-    if (s.domain != domain) continue;
-    size_t d = editDistance(type, s.type);
-    if (d < best) best = d, found.clear();
-    if (d == best && std::find(found.begin(), found.end(), s.type) == found.end()) found.push_back(s.type);
-  }
-  if (found.empty()) return "";
-  std::string text = " \u2014 did you mean ";
-  for (size_t i = 0; i < found.size() && i < 3; ++i) text += (i ? " or '" : "'") + found[i] + "'";
-  return text + "?";
+  std::vector<std::string> types;
+  for (const auto &s : allOpSchemas())
+    if (s.domain == domain) types.push_back(s.type);
+  return didYouMean(type, types);
 }
 
 } // namespace

@@ -204,3 +204,14 @@ def test_opset10_resize_takes_two_inputs_and_mode():
     assert b.getTensorShape(y) == [1, 1, 4, 4]
     with pytest.raises(popart.popart_exception, match="expects 2 to 2 inputs, got 3"):
         b.aiOnnxOpset10.resize([x, scales, scales], "nearest")
+
+
+def test_model_with_a_misspelt_op_suggests_the_closest():
+    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2])
+    y = helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [2])
+    graph = helper.make_graph([helper.make_node("Reluu", ["x"], ["y"])], "g", [x], [y])
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]).SerializeToString()
+    with pytest.raises(popart.popart_exception, match="op ai.onnx.Reluu \\(opset 13\\) is not registered "
+                                                      "— did you mean 'Relu'\\?"):
+        popart.InferenceSession(proto, popart.DataFlow(1, {"y": popart.AnchorReturnType("All")}),
+                                popart.DeviceManager().createCpuDevice())
