@@ -165,6 +165,9 @@ void Session::run(const std::string &handle, IStepIO &io, const std::string &deb
     throw error("the session was compiled for an offline IPU device, which cannot run programs");
   if (!handle.empty() && handle != "main")
     throw error("unknown program handle '{}' (this session has the main program only)", handle);
+  if (!device_->isAttached())
+    throw error("run() called on session '{}' after its device was detached; attach it again first", name_);
+  std::lock_guard<std::mutex> lock(runMutex_);
   if (!engineLoaded_) loadEngineAndConnectStreams();
   io.beginStep(stepElements_.inputs, stepElements_.anchors);
   logging::session::debug("run '{}'", debugName);
