@@ -1,5 +1,6 @@
 // popart::Builder: the public face of BuilderImpl (model I/O, ops, queries).
 // Node attributes and PopART annotations are in builder_annotations.cpp.
+#include "onnx/atomic_file.hpp"
 #include "onnx/builder_impl.hpp"
 #include "onnx/op_schema.hpp"
 #include "popart/error.hpp"
@@ -147,22 +148,22 @@ int64_t Builder::getOpsetVersion(const std::string &domain) const {
 std::string Builder::getModelProto() const { return onnxpb::serializeModel(impl_->exportModel()); }
 
 void Builder::saveModelProto(const std::string &filename) const {
-  std::ofstream out(filename, std::ios::binary);
-  if (!out) throw error("saveModelProto: cannot open '{}' for writing", filename);
-  auto bytes = getModelProto();
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw error("saveModelProto: failed writing '{}'", filename);
+  writeFileAtomically(filename, getModelProto(), "saveModelProto");
 }
 
 void Builder::saveInitializersExternally(const std::vector<TensorId> &ids, const std::string &filename) {
-  std::ofstream out(filename, std::ios::binary | std::ios::trunc);
-  if (!out) throw error("saveInitializersExternally: cannot open '{}' for writing", filename);
-  int64_t offset = 0;
+  // Validate and write everything first; the model changes only once the file is safely on disk.
+  std::string bytes;
   for (const auto &id : ids) {
     auto *t = impl_->findInitializer(id);
     if (!t) throw error("saveInitializersExternally: '{}' is not an initializer", id);
     if (!t->hasRawData) throw error("saveInitializersExternally: '{}' has no raw data to save", id);
-    out.write(t->rawData.data(), static_cast<std::streamsize>(t->rawData.size()));
+    bytes.append(t->rawData.begin(), t->rawData.end());
+  }
+  writeFileAtomically(filename, bytes, "saveInitializersExternally");
+  int64_t offset = 0;
+  for (const auto &id : ids) {
+    auto *t = impl_->findInitializer(id);
     auto length = static_cast<int64_t>(t->rawData.size());
     t->externalData = {{"location", filename}, {"offset", std::to_string(offset)},
                        {"length", std::to_string(length)}};
@@ -171,7 +172,6 @@ void Builder::saveInitializersExternally(const std::vector<TensorId> &ids, const
     t->rawData.clear();
     offset += length;
   }
-  if (!out) throw error("saveInitializersExternally: failed writing '{}'", filename);
 }
 
 void Builder::setGraphName(const std::string &name) { impl_->graph().name = name; }

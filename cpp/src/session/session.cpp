@@ -1,6 +1,7 @@
 // Session: model parsing, IR preparation, device programs and the run API.
 #include "popart/session.hpp"
 #include "cpu/devicex.hpp"
+#include "onnx/atomic_file.hpp"
 #include "onnx/import.hpp"
 #include "ops/host_io.hpp"
 #include "onnx/model.hpp"
@@ -195,9 +196,7 @@ void Session::connectStreamToCallback(const TensorId &id, std::function<void(voi
 
 void Session::modelToHost(const std::string &fileName) {
   weightsToHost();
-  std::ofstream f(fileName, std::ios::binary);
-  if (!f) throw error("modelToHost: cannot write '{}'", fileName);
-  f << exportModelWithWeights(*ir_);
+  writeFileAtomically(fileName, exportModelWithWeights(*ir_), "modelToHost");
 }
 
 void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {
