@@ -32,7 +32,17 @@ std::filesystem::path externalPath(const Tensor &t, const std::string &location,
   if (escapes)
     throw error("tensor '{}' has external data location '{}' outside the model folder '{}'",
                 t.name, location, baseDir);
-  return std::filesystem::path(baseDir) / loc;
+  // Symlinks are resolved before the containment check, so a link inside the
+  // folder cannot point elsewhere.
+  std::error_code ec;
+  auto root = std::filesystem::canonical(baseDir.empty() ? "." : baseDir, ec);
+  auto real = std::filesystem::canonical(std::filesystem::path(baseDir) / loc, ec);
+  if (ec) throw error("cannot read external data file '{}' of tensor '{}'", location, t.name);
+  auto [rootEnd, realIt] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+  if (rootEnd != root.end())
+    throw error("tensor '{}' has external data location '{}', which resolves to '{}' outside the model folder '{}'",
+                t.name, location, real.string(), root.string());
+  return real;
 }
 
 void loadExternal(Tensor &t, const std::string &baseDir) {
