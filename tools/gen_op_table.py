@@ -1,6 +1,6 @@
 """Generate cpp/src/onnx/op_table_onnx.inc from the installed `onnx` package.
 
-One row per (op, since_version) in effect at ai.onnx opsets 6..11 and
+One row per (op, since_version) in effect at ai.onnx opsets 6..21 and
 ai.onnx.ml opset 1: inputs, outputs, attributes with types and defaults.
 Run: python tools/gen_op_table.py  (rewrites the .inc; commit the result)."""
 import json
@@ -10,7 +10,7 @@ import sys
 import onnx
 from onnx import defs
 
-ONNX_OPSETS = range(6, 12)
+ONNX_OPSETS = range(6, 22)
 ML_OPSETS = range(1, 2)
 OUT = os.path.join(os.path.dirname(__file__), "..", "cpp", "src", "onnx", "op_table_onnx.inc")
 
@@ -21,6 +21,8 @@ _ATTR_TYPES = {
     onnx.AttributeProto.INTS: "Ints", onnx.AttributeProto.STRINGS: "Strings",
     onnx.AttributeProto.TENSORS: "Tensors", onnx.AttributeProto.GRAPHS: "Graphs",
     onnx.AttributeProto.SPARSE_TENSOR: "SparseTensor",
+    onnx.AttributeProto.SPARSE_TENSORS: "SparseTensors",
+    onnx.AttributeProto.TYPE_PROTO: "TypeProto", onnx.AttributeProto.TYPE_PROTOS: "TypeProtos",
 }
 _OPTIONS = {
     defs.OpSchema.FormalParameterOption.Single: "S",

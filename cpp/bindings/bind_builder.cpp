@@ -122,6 +122,7 @@ void bindInputsAndModel(py::class_<B> &c) {
   c.def("hasValueInfo", &B::hasValueInfo, py::arg("id"));
   c.def("hasTensor", &B::hasTensor, py::arg("id"));
   c.def("_setTensorInfo", &B::setTensorInfo, py::arg("id"), py::arg("tensorInfo"));
+  c.def("_inferTensorInfos", &B::inferTensorInfos);
 }
 
 void bindOps(py::class_<B> &c) {

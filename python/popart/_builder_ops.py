@@ -133,6 +133,8 @@ def _to_int(value):
 
 def normalize(spec, attr, value):
     """Python value -> attribute value of the schema's type, or TypeError."""
+    if attr.type == "STRING" and attr.name == "reduction" and spec.domain == "ai.graphcore":
+        value = _loss_reduction_name(value)
     if attr.type == "INT":
         if isinstance(value, str) and attr.name in _TYPE_ATTRS:
             try:
@@ -154,6 +156,19 @@ def normalize(spec, attr, value):
         value = [int(v) for v in value.reshape(-1)]
     _check_type(spec, attr, value)
     return value
+
+
+_LOSS_REDUCTIONS = ("Sum", "Mean", "NoReduction")
+
+
+def _loss_reduction_name(value):
+    """A loss's reduction as PopART writes it: the STRING "Sum", "Mean" or "NoReduction"."""
+    if isinstance(value, str):
+        return value
+    r = _to_int(value)
+    if not isinstance(r, int) or not 0 <= r < len(_LOSS_REDUCTIONS):
+        raise TypeError(f"reduction must be a popart.ReductionType (Sum, Mean, NoReduction), got {value!r}")
+    return _LOSS_REDUCTIONS[r]
 
 
 _PY_TYPES = {

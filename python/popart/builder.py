@@ -80,7 +80,24 @@ class Opset:
                 raise AttributeError(
                     f"Op {op_type} is not available in {domain} opset {self.version}: it first "
                     f"appears in opset {specs[0].since_version}")
-        raise AttributeError(f"{type(self).__name__} (opset {self.domain} {self.version}) has no op '{name}'")
+        raise AttributeError(f"{type(self).__name__} (opset {self.domain} {self.version}): no op "
+                             f"'{name}'{_suggest(name, self._opNames())}")
+
+    def _opNames(self) -> List[str]:
+        """The op methods callable on this opset."""
+        return [n for n in dir(type(self)) if not n.startswith("_") and callable(getattr(type(self), n))]
+
+
+def _suggest(name: str, candidates: Iterable[str]) -> str:
+    """' — did you mean 'x'?' for the closest candidates (ties all named), else ''."""
+    import difflib
+    scored = [(difflib.SequenceMatcher(None, name.lower(), c.lower()).ratio(), c) for c in candidates]
+    scored = [(r, c) for r, c in scored if r >= 0.6]
+    if not scored:
+        return ""
+    best = max(r for r, _ in scored)
+    close = sorted(c for r, c in scored if r == best)[:3]
+    return " — did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
 def _graph_op(opset, op_type, args, num_outputs, attrs, debug):
@@ -154,6 +171,13 @@ class AiOnnx11(AiOnnx10):
 
 
 _ONNX_CLASSES = {6: AiOnnx6, 7: AiOnnx7, 8: AiOnnx8, 9: AiOnnx9, 10: AiOnnx10, 11: AiOnnx11}
+# Opsets past PopART's 11 (the versions today's exporters write), each a
+# sub-class of the one before, with methods from the same op table.
+for _v in range(12, 22):
+    _ONNX_CLASSES[_v] = type(f"AiOnnx{_v}", (_ONNX_CLASSES[_v - 1],),
+                             {"__doc__": f"Builder interface for ai.onnx version {_v}."})
+    globals()[f"AiOnnx{_v}"] = _ONNX_CLASSES[_v]
+    __all__.append(f"AiOnnx{_v}")
 for _v, _cls in _ONNX_CLASSES.items():
     _ops.install_methods(_cls, "ai.onnx", _v, skip=_ONNX_SPECIAL)
 
@@ -275,10 +299,13 @@ class Builder:
         else:
             self._impl = popart_core._BuilderCore()
         self.opsets = dict(_DEFAULT_OPSETS)
+        if modelProtoOrFilename is not None and builderCore is None:
+            self.opsets.update(self._modelOpsets())  # continue the model at its own opsets
         self.opsets.update(opsets or {})
         onnx_version = self.opsets["ai.onnx"]
         if onnx_version not in _ONNX_CLASSES:
-            raise ValueError(f"Invalid ai.onnx opset version {onnx_version}: supported are 6 to 11")
+            raise ValueError(f"Invalid ai.onnx opset version {onnx_version}: supported are "
+                             f"{min(_ONNX_CLASSES)} to {max(_ONNX_CLASSES)}")
         for v, cls in _ONNX_CLASSES.items():
             setattr(self, f"aiOnnxOpset{v}", cls(self, v))
         self.aiOnnx = getattr(self, f"aiOnnxOpset{onnx_version}")
@@ -287,6 +314,15 @@ class Builder:
         self.aiGraphcoreOpset1 = AiGraphcoreOpset1(self, 1)
         if builderCore is None:
             self._impl.setDefaultOpsetVersion(onnx_version)
+
+    def _modelOpsets(self) -> Dict[str, int]:
+        """The opset versions the loaded model imports (ai.onnx, ai.graphcore)."""
+        found = {}
+        for domain in ("ai.onnx", "ai.graphcore"):
+            version = int(self._impl.getOpsetVersion(domain))
+            if version > 0:
+                found[domain] = version
+        return found
 
     def __getattr__(self, name):
         if name == "_impl":
@@ -307,14 +343,23 @@ class Builder:
 
     # ---- shape and type queries, completed by ONNX shape inference ----
     def getTensorShape(self, id: str) -> List[int]:
-        if not self._impl.hasValueInfo(id):
-            self._inferTypes()
+        """The shape of tensor `id`, inferred for any op (ai.onnx, ai.graphcore, custom)."""
+        self._ensureTyped(id)
         return self._impl.getTensorShape(id)
 
     def getTensorDtypeString(self, id: str) -> str:
-        if not self._impl.hasValueInfo(id):
-            self._inferTypes()
+        """The numpy name of the type of tensor `id` ("float32", "int64", ...)."""
+        self._ensureTyped(id)
         return self._impl.getTensorDtypeString(id)
+
+    def _ensureTyped(self, id: str) -> None:
+        """ONNX shape inference first, then the ops' own inference (ai.graphcore
+        and custom ops, which ONNX does not know)."""
+        if self._impl.hasValueInfo(id):
+            return
+        self._inferTypes()
+        if not self._impl.hasValueInfo(id):
+            self._impl._inferTensorInfos()
 
     def getModelProto(self) -> bytes:
         """The serialised ModelProto; graph outputs carry the types shape inference finds."""
@@ -328,8 +373,11 @@ class Builder:
         _write_atomically(filename, self.getModelProto())
 
     def _fillOutputTypes(self):
-        if any(not self._impl.hasValueInfo(o) for o in self._impl.getOutputTensorIds()):
+        untyped = lambda: [o for o in self._impl.getOutputTensorIds() if not self._impl.hasValueInfo(o)]  # noqa: E731
+        if untyped():
             self._inferTypes()
+        if untyped():
+            self._impl._inferTensorInfos()
 
     def _inferTypes(self):
         """Records the types and static shapes ONNX shape inference finds."""

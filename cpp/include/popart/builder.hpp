@@ -133,6 +133,9 @@ public:
   bool isInitializer(const TensorId &id) const;
   /// Records type/shape of a tensor in the graph's value_info (shape inference results).
   void setTensorInfo(const TensorId &id, const TensorInfo &info);
+  /// Records the type and shape of every untyped tensor the ops of the model
+  /// (built-in or custom, through their setup()) can infer.
+  void inferTensorInfos();
   /// True when `id` is a tensor of this graph or, for sub-graphs, an enclosing one.
   bool hasTensor(const TensorId &id) const;
 
@@ -195,6 +198,7 @@ public:
   bool hasExecutionPhase() const;
 
 private:
+  void checkCustomOpDomain(const OperatorIdentifier &opid, int opsetVersion) const;
   Builder();
   std::unique_ptr<BuilderImpl> impl_;
   Builder *parent_ = nullptr;

@@ -16,6 +16,7 @@ namespace popart {
 class DataFlow;
 class DeviceInfo;
 class IStepIO;
+class StepIOGeneric;
 class IWeightsIO;
 class InputShapeInfo;
 class Ir;
@@ -119,6 +120,9 @@ protected:
   std::shared_ptr<DeviceInfo> device_;
   std::string name_;
   void countStepElements();
+  void checkStepInputIds(const StepIOGeneric &io) const;
+  void refuseConstantOperands(const std::function<bool(const TensorId &)> &names, const std::string &what) const;
+  void refuseOptimizingConstants(const Optimizer &optimizer) const;
   struct StepElements {
     std::map<TensorId, int64_t> inputs, anchors;
   } stepElements_;

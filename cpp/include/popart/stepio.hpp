@@ -85,6 +85,8 @@ public:
   MutableVoidData out(TensorId id, int64_t numElements) override;
   void beginStep(const std::map<TensorId, int64_t> &expectedIn,
                          const std::map<TensorId, int64_t> &expectedOut) override;
+  /// The ids this step IO holds input data for.
+  std::vector<TensorId> inputIds() const;
 
 protected:
   void addInput(const TensorId &id, Buffer b) { inputs_[id] = {b, 0}; }

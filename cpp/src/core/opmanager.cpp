@@ -1,6 +1,7 @@
 // The process-wide op registry (lives in libpopart.so, shared by custom-op libraries).
 #include "popart/opmanager.hpp"
 #include "core/registrant.hpp"
+#include "core/suggest.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/logging.hpp"
@@ -57,6 +58,14 @@ std::string versionsOf(const OpDomain &domain, const OpType &type) {
   if (it != r.entries.end())
     for (const auto &e : it->second) v.push_back(e.id.version);
   return FormatArg(v).str();
+}
+
+// " — did you mean 'Relu'?" for the registered op types of `domain` closest to `type`.
+std::string closestRegistered(const OpDomain &domain, const OpType &type) {
+  std::vector<std::string> types;
+  for (const auto &kv : registry().entries)
+    if (kv.first.first == domain) types.push_back(kv.first.second);
+  return didYouMean(type, types);
 }
 
 bool sameClass(const std::type_info *a, const std::type_info *b) {
@@ -142,9 +151,10 @@ std::unique_ptr<Op> OpManager::createOp(const OpDomain &domain, const OpType &ty
   if (!e) {
     auto versions = versionsOf(domain.empty() ? Domain::ai_onnx : domain, type);
     if (versions == "[]")
-      throw error("op {}.{} (opset {}) is not registered: if it is a custom op, load its library "
+      throw error("op {}.{} (opset {}) is not registered{}: if it is a custom op, load its library "
                   "(ctypes.cdll.LoadLibrary) before creating the session",
-                  domain.empty() ? Domain::ai_onnx : domain, type, opset);
+                  domain.empty() ? Domain::ai_onnx : domain, type, opset,
+                  closestRegistered(domain.empty() ? Domain::ai_onnx : domain, type));
     throw error("op {}.{} is not available at opset {} (registered versions {})", domain, type,
                 opset, versions);
   }

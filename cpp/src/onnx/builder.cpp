@@ -22,11 +22,7 @@ std::unique_ptr<Builder> Builder::create() {
 
 std::unique_ptr<Builder> Builder::createFromOnnxModel(const std::string &modelProtoOrFilename) {
   auto b = create();
-  std::error_code ec;
-  bool isFile = modelProtoOrFilename.size() < 4096 &&
-                std::filesystem::is_regular_file(modelProtoOrFilename, ec);
-  b->impl_->loadModel(isFile ? onnxpb::loadModelFile(modelProtoOrFilename)
-                             : onnxpb::parseModel(modelProtoOrFilename));
+  b->impl_->loadModel(onnxpb::readModelOrFile(modelProtoOrFilename));
   return b;
 }
 
@@ -98,9 +94,24 @@ std::vector<TensorId> Builder::addOp(const std::string &domain, const std::strin
   return outs;
 }
 
+// The standard domains import one opset version per model: a custom op placed
+// there at another version would change the version of every op of the model.
+void Builder::checkCustomOpDomain(const OperatorIdentifier &opid, int opsetVersion) const {
+  std::string d = opid.domain == "ai.onnx" ? std::string() : opid.domain;
+  if (d != "" && d != "ai.onnx.ml" && d != "ai.graphcore") return;
+  const auto &opsets = impl_->shared().opsets;
+  auto it = opsets.find(d);
+  int64_t pinned = it != opsets.end() ? it->second : (d.empty() ? getDefaultOpsetVersion() : 1);
+  if (pinned == opsetVersion) return;
+  throw error("customOp '{}': domain '{}' pins the model's opset to version {}, so an op of version {} "
+              "cannot be added there; give custom ops a domain of their own (e.g. 'custom.ops')",
+              opid.type, d.empty() ? "ai.onnx" : d, pinned, opsetVersion);
+}
+
 std::vector<TensorId> Builder::customOp(const OperatorIdentifier &opid, int opsetVersion,
                                         const std::vector<TensorId> &inputs, unsigned numOutputs,
                                         const NodeAttributes &attributes, const std::string &name) {
+  checkCustomOpDomain(opid, opsetVersion);
   return impl_->addNode(opid.domain, opid.type, opsetVersion, nullptr, inputs,
                         static_cast<int>(numOutputs), attributes, name);
 }

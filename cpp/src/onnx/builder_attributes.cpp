@@ -1,5 +1,6 @@
 // Builder node attributes: conversion between popart::NodeAttribute and ONNX
 // attributes, and the type check against the op table (PopART's coercions).
+#include "ops/loss_reduction.hpp"
 #include "onnx/builder_impl.hpp"
 #include "onnx/import.hpp"
 #include "onnx/op_schema.hpp"
@@ -121,6 +122,10 @@ NodeAttribute coerceAttribute(const OpSchema &schema, int opset, const std::stri
   }
   if (isEmptyList(value)) {
     if (auto e = emptyOf(attr->type)) return *e;
+  }
+  if (name == "reduction" && schema.domain == "ai.graphcore" && attr->type == OpAttrType::String &&
+      got == OpAttrType::Int) {
+    return lossReductionName(std::get<int64_t>(value));  // ReductionType as PopART writes it
   }
   throw error("Attribute '{}' of op {} ({} opset {}) must be of type {}, got {}", name, schema.type,
               schema.domain, opset, toString(attr->type), toString(got));

@@ -14,7 +14,10 @@ int64_t irVersionForOpset(int64_t onnxOpset) {
   if (onnxOpset == 9) return 4;
   if (onnxOpset == 10) return 5;
   if (onnxOpset == 11) return 6;
-  return 7;
+  if (onnxOpset <= 14) return 7;  // ONNX's release table: the IR version each opset came with
+  if (onnxOpset <= 18) return 8;
+  if (onnxOpset <= 20) return 9;
+  return 10;
 }
 
 onnxpb::TypeProto typeProtoOf(const TensorInfo &info) {

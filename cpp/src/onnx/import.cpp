@@ -3,6 +3,7 @@
 // Sub-graphs (If/Loop/Scan/Call) become separate IR graphs; the tensors of
 // enclosing graphs they read by name become explicit extra inputs.
 #include "import.hpp"
+#include "compile_time_inputs.hpp"
 #include "model.hpp"
 #include "ops/controlflow.hpp"
 #include "popart/error.hpp"
@@ -60,6 +61,7 @@ std::string nodeLabel(const onnxpb::Node &n) {
 }
 
 void GraphImporter::addInitializers(const onnxpb::Graph &og) {
+  auto operands = compileTimeInitializers(og, [this](const std::string &d) { return ir_.getOpSetVersion(d); });
   for (const auto &init : og.initializer) {
     TensorInfo info = tensorInfoOf(init);
     auto bytes = tensorBytes(init, info);
@@ -67,10 +69,11 @@ void GraphImporter::addInitializers(const onnxpb::Graph &og) {
       ir_.savedOptimizerState()[init.name] = std::move(bytes);
       continue;
     }
-    // Float initializers of the main graph are weights (Variables); integer
-    // ones are constants that shape-like inputs (Reshape, Slice, ...) read at
-    // compile time. Sub-graph initializers are constants (they are not model weights).
-    if (isFloatingPoint(info.dataType()) && !parent_)
+    // Float initializers of the main graph are weights (Variables), unless a
+    // node reads them as a compile-time operand (Dropout ratio, Clip bounds,
+    // Resize scales, ...); integer ones are constants. Sub-graph initializers
+    // are constants (they are not model weights).
+    if (isFloatingPoint(info.dataType()) && !parent_ && !operands.count(init.name))
       g_.getTensors().addVarInit(init.name, info, bytes.data());
     else
       g_.getTensors().addConstInit(init.name, info, bytes.data());

@@ -132,6 +132,9 @@ struct Model {
 Model parseModel(const std::string &bytes, const std::string &baseDir = "");
 /// Reads a model file; external data is resolved relative to its folder.
 Model loadModelFile(const std::string &path);
+/// A file name or serialised ModelProto bytes (PopART's modelProtoOrFilename);
+/// a printable string that parses as neither is reported as a missing file.
+Model readModelOrFile(const std::string &modelProtoOrFilename);
 /// Serialises to ModelProto wire bytes (fields in onnx.proto order).
 std::string serializeModel(const Model &model);
 /// Parses/serialises a lone TensorProto (used by tests and the Builder).

@@ -1,6 +1,7 @@
 // Builds the operator table from the generated ai.onnx rows and the hand-written
 // ai.graphcore rows, and answers "which schema is in effect at opset N".
 #include "onnx/op_schema.hpp"
+#include "core/suggest.hpp"
 #include "popart/error.hpp"
 #include <algorithm>
 #include <tuple>
@@ -80,9 +81,10 @@ std::string canonicalDomain(const std::string &domain) {
 
 std::string toString(OpAttrType t) {
   static const char *names[] = {"UNDEFINED", "FLOAT", "INT", "STRING", "TENSOR", "GRAPH", "FLOATS",
-                                "INTS", "STRINGS", "TENSORS", "GRAPHS", "SPARSE_TENSOR"};
+                                "INTS", "STRINGS", "TENSORS", "GRAPHS", "SPARSE_TENSOR", "SPARSE_TENSORS",
+                                "TYPE_PROTO", "TYPE_PROTOS"};
   auto i = static_cast<int>(t);
-  return i >= 0 && i <= 11 ? names[i] : "UNKNOWN";
+  return i >= 0 && i <= 14 ? names[i] : "UNKNOWN";
 }
 
 const OpAttrSchema *OpSchema::findAttribute(const std::string &name) const {
@@ -106,6 +108,18 @@ const OpSchema *findOpSchema(const std::string &domain, const std::string &type,
   return best;
 }
 
+namespace {
+
+// " — did you mean 'Relu'?" for the op types of `domain` closest to `type`, or "".
+std::string closestOpTypes(const std::string &domain, const std::string &type) {
+  std::vector<std::string> types;
+  for (const auto &s : allOpSchemas())
+    if (s.domain == domain) types.push_back(s.type);
+  return didYouMean(type, types);
+}
+
+} // namespace
+
 const OpSchema &getOpSchema(const std::string &domain, const std::string &type, int opsetVersion) {
   auto d = canonicalDomain(domain);
   if (const auto *s = findOpSchema(d, type, opsetVersion)) {
@@ -119,14 +133,14 @@ const OpSchema &getOpSchema(const std::string &domain, const std::string &type, 
   for (const auto &s : allOpSchemas()) {
     if (s.domain == d && s.type == type) versions.push_back(s.sinceVersion);
   }
-  if (versions.empty()) throw error("Unknown op {} in domain {}", type, d);
+  if (versions.empty()) throw error("Unknown op {} in domain {}: no op '{}'{}", type, d, type, closestOpTypes(d, type));
   throw error("Op {} is not available in {} opset {}: it first appears in opset {}", type, d,
               opsetVersion, versions.front());
 }
 
 std::vector<int> supportedOpsetVersions(const std::string &domain) {
   auto d = canonicalDomain(domain);
-  if (d == "ai.onnx") return {6, 7, 8, 9, 10, 11};
+  if (d == "ai.onnx") return {6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21};
   if (d == "ai.onnx.ml" || d == "ai.graphcore") return {1};
   return {};
 }

@@ -1,5 +1,5 @@
 // The operator table the Builder validates against: every ai.onnx op of opsets
-// 6..11 and ai.onnx.ml opset 1 (generated from the onnx package by
+// 6..21 and ai.onnx.ml opset 1 (generated from the onnx package by
 // tools/gen_op_table.py) plus the hand-written ai.graphcore opset 1 rows.
 #pragma once
 #include <string>
@@ -10,7 +10,8 @@ namespace popart {
 /// Attribute types; values are ONNX's AttributeProto.AttributeType numbers.
 enum class OpAttrType : int {
   Float = 1, Int = 2, String = 3, Tensor = 4, Graph = 5, Floats = 6, Ints = 7,
-  Strings = 8, Tensors = 9, Graphs = 10, SparseTensor = 11
+  Strings = 8, Tensors = 9, Graphs = 10, SparseTensor = 11, SparseTensors = 12,
+  TypeProto = 13, TypeProtos = 14
 };
 std::string toString(OpAttrType t);  // "INT", "FLOATS", ...
 
@@ -53,7 +54,7 @@ const OpSchema *findOpSchema(const std::string &domain, const std::string &type,
 /// As findOpSchema, but throws popart::error saying why the op is unavailable
 /// (unknown op, introduced after the opset, deprecated at the opset).
 const OpSchema &getOpSchema(const std::string &domain, const std::string &type, int opsetVersion);
-/// The opset versions the table covers for a domain ({6..11} for ai.onnx).
+/// The opset versions the table covers for a domain ({6..21} for ai.onnx).
 std::vector<int> supportedOpsetVersions(const std::string &domain);
 
 } // namespace popart

@@ -7,6 +7,7 @@
 // CtcBeamSearchDecoder (ai.graphcore 1): the topPaths most likely label sequences by prefix beam
 // search: their log-probabilities [N, topPaths], lengths [N, topPaths], labels [N, topPaths, T] (0 past
 // each length; paths beyond the beams found have log-probability -inf and length 0).
+#include "loss_reduction.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 
@@ -68,9 +69,7 @@ public:
     checkCtcIndex(*this, 1, "targets", {n, inShape(1)[1]});
     checkCtcIndex(*this, 2, "inputLengths", {n});
     checkCtcIndex(*this, 3, "targetLengths", {n});
-    int64_t reduction = attr<Attributes::Int>("reduction", 1);
-    if (reduction < 0 || reduction > 2)
-      throw error("attribute reduction must be 0 (Sum), 1 (Mean) or 2 (NoReduction), got {}", reduction);
+    int64_t reduction = lossReduction(*this);
     auto outType = outDataType(lp.dataType());
     outInfo(0) = TensorInfo(outType, reduction == 2 ? Shape{n} : Shape{});
     outInfo(1) = TensorInfo(outType, lp.shape());

@@ -2,6 +2,7 @@
 //   Nll(probs[..., C], label[...]): -log(p[label]) (or -p[label] for log-probabilities), ignoreIndex skipped;
 //     Mean divides by the number of non-ignored labels.
 //   L1(x): lambda * |x|.   IdentityLoss(x): x.   Gradients: NllGrad, L1Grad, IdentityLossGrad.
+#include "loss_reduction.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 
@@ -10,11 +11,7 @@ namespace {
 
 enum Reduction : int64_t { Sum = 0, Mean = 1, NoReduction = 2 };
 
-int64_t reductionOf(const Op &op) {
-  int64_t r = op.attr<Attributes::Int>("reduction", Mean);
-  if (r < 0 || r > 2) throw error("reduction must be 0 (Sum), 1 (Mean) or 2 (NoReduction), got {}", r);
-  return r;
-}
+int64_t reductionOf(const Op &op) { return lossReduction(op); }
 
 /// Output of a reduced loss: scalar, or the per-sample shape for NoReduction.
 TensorInfo lossInfo(const Op &op, const Shape &perSample, DataType t) {

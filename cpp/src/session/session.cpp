@@ -26,23 +26,8 @@
 namespace popart {
 namespace {
 
-bool looksLikeFilePath(const std::string &s) {
-  return !s.empty() && s.size() < 4096 && s.find('\0') == std::string::npos && std::ifstream(s).good();
-}
-
 onnxpb::Model readModel(const std::string &modelProtoOrFilename) {
-  if (looksLikeFilePath(modelProtoOrFilename)) return onnxpb::loadModelFile(modelProtoOrFilename);
-  if (modelProtoOrFilename.empty()) throw error("the ONNX model is empty");
-  try {
-    return onnxpb::parseModel(modelProtoOrFilename);
-  } catch (const error &e) {
-    // A misspelt file name reaches here as "bytes": say so rather than report wire types.
-    bool printable = modelProtoOrFilename.size() < 4096 &&
-                     std::all_of(modelProtoOrFilename.begin(), modelProtoOrFilename.end(),
-                                 [](unsigned char c) { return c >= 0x20 && c < 0x7f; });
-    if (!printable) throw;
-    throw error("'{}' is neither a readable file nor a serialised ONNX model ({})", modelProtoOrFilename, e.what());
-  }
+  return onnxpb::readModelOrFile(modelProtoOrFilename);
 }
 
 } // namespace
@@ -68,6 +53,7 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
   b.optimizer = optimizer;
   b.sessionName = name_;
   ir_->prepare(b);
+  if (optimizer) refuseOptimizingConstants(*optimizer);
   devicex_ = std::make_unique<popx::Devicex>(*ir_);
 }
 
@@ -148,13 +134,56 @@ void Session::readWeights(const IWeightsIO &w) {
   }
 }
 
+// Initializers read as compile-time operands (a Dropout ratio, Clip bounds, a
+// Reshape shape) are constants of the compiled program, not weights: naming one
+// where a weight is expected (`what`: writeWeights, an optimizer) is refused.
+void Session::refuseConstantOperands(const std::function<bool(const TensorId &)> &names,
+                                     const std::string &what) const {
+  const onnxpb::Model *m = ir_->getModel();
+  if (!m) return;
+  for (const auto &init : m->graph.initializer) {
+    const auto &tensors = ir_->getMainGraph().getTensors();
+    const Tensor *t = tensors.contains(init.name) ? tensors.get(init.name) : nullptr;
+    if (t && t->tensorType() == TensorType::Const && names(init.name))
+      throw error("{}: '{}' is not a weight but a constant the model reads at compile time (an operand "
+                  "such as a Dropout ratio, Clip bound or Reshape shape)", what, init.name);
+  }
+}
+
+void Session::refuseOptimizingConstants(const Optimizer &optimizer) const {
+  std::set<TensorId> named;
+  for (const auto &[name, map] : optimizer.valueMaps())
+    for (const auto &[id, value] : map->getSpecifics()) named.insert(id);
+  for (const auto &group : optimizer.getClipNormSettings()) named.insert(group.weightIds.begin(), group.weightIds.end());
+  refuseConstantOperands([&](const TensorId &id) { return named.count(id) != 0; },
+                         "optimizer (a weight-specific value or clip-norm group)");
+}
+
 void Session::writeWeights(const IWeightsIO &w) {
+  refuseConstantOperands([&](const TensorId &id) { return w.contains(id); }, "writeWeights");
   for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable)) {
     if (!w.contains(t->id)) continue;
     MutableVoidData d = w.weight(t->id);
     checkWeightBuffer(*t, d);
     std::memcpy(t->tensorData().data(), d.data, static_cast<size_t>(t->info.nbytes()));
     hostWeightsInSync_ = false;
+  }
+}
+
+// Data for an id that is no input of the model is a typo or a wrong model: say
+// which inputs the model has (inputs the compiler pruned are only warned about).
+void Session::checkStepInputIds(const StepIOGeneric &io) const {
+  const onnxpb::Model *m = ir_->getModel();
+  std::set<TensorId> modelInputs;
+  if (m)
+    for (const auto &vi : m->graph.input) modelInputs.insert(vi.name);
+  for (const auto &t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream)) modelInputs.insert(t->id);
+  if (m)
+    for (const auto &init : m->graph.initializer) modelInputs.erase(init.name);
+  for (const auto &id : io.inputIds()) {
+    if (stepElements_.inputs.count(id) || modelInputs.count(id)) continue;
+    std::vector<TensorId> names(modelInputs.begin(), modelInputs.end());
+    throw error("the step IO has data for '{}', which is no input of the model (its inputs: {})", id, names);
   }
 }
 
@@ -170,6 +199,7 @@ void Session::run(const std::string &handle, IStepIO &io, const std::string &deb
     throw error("run() called on session '{}' after its device was detached; attach it again first", name_);
   std::lock_guard<std::mutex> lock(runMutex_);
   if (!engineLoaded_) loadEngineAndConnectStreams();
+  if (const auto *generic = dynamic_cast<const StepIOGeneric *>(&io)) checkStepInputIds(*generic);
   io.beginStep(stepElements_.inputs, stepElements_.anchors);
   logging::session::debug("run '{}'", debugName);
   devicex_->run(io);

@@ -45,6 +45,12 @@ MutableVoidData StepIOGeneric::out(TensorId id, int64_t n) {
   return d;
 }
 
+std::vector<TensorId> StepIOGeneric::inputIds() const {
+  std::vector<TensorId> ids;
+  for (const auto &kv : inputs_) ids.push_back(kv.first);
+  return ids;
+}
+
 void StepIOGeneric::beginStep(const std::map<TensorId, int64_t> &expectedIn,
                                       const std::map<TensorId, int64_t> &expectedOut) {
   for (auto &kv : inputs_) {

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-pytest.importorskip("torch")
+import torch  # noqa: F401  (loaded first, as users do)
 
 
 def _run(code, **env):

@@ -288,7 +288,7 @@ def parse_cpp_output(stdout):
 
 
 def test_cpp_example_matches_onnxruntime(built, tmp_path):
-    ort = pytest.importorskip("onnxruntime")
+    import onnxruntime as ort
     from onnx import numpy_helper
     rng = np.random.default_rng(5)
     w = rng.standard_normal((6, 4)).astype(np.float32)
@@ -326,3 +326,18 @@ def test_cpp_example_reports_errors(built, tmp_path):
     assert r.returncode == 1 and "popart error" in r.stderr
     r = subprocess.run([str(built.cpp_example)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "usage" in r.stderr
+
+
+@pytest.mark.parametrize("shape,axis", [([3, 4], -1), ([2, 3, 4], 1)])
+def test_builder_knows_custom_op_output_shapes(moments_lib, shape, axis):
+    """getTensorShape/getTensorDtypeString after a custom op come from the op's own setup()."""
+    b = popart.Builder()
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", shape))
+    mean, var = b.customOp(opName="Moments", opVersion=1, domain="custom.ops", inputs=[x],
+                           attributes={"axis": axis}, numOutputs=2)
+    expected = list(np.delete(shape, axis))
+    assert b.getTensorShape(mean) == expected and b.getTensorShape(var) == expected
+    assert b.getTensorDtypeString(var) == "float32"
+    # and a following built-in op is typed through it
+    y = b.aiOnnx.add([mean, var])
+    assert b.getTensorShape(y) == expected

@@ -39,3 +39,17 @@ def test_lists_are_consistent():
 def test_baking_constant_inputs():
     """Reshape's shape is a graph input in the node test: the runner bakes it."""
     assert nr.run_test("test_reshape_extended_dims") is True
+
+
+def test_regenerating_the_lists_cannot_absorb_a_regression(monkeypatch):
+    """survey.py --write-allowlist refuses to drop an allow-listed test that fails now, unless
+    excluded.txt gives it a hand-written reason."""
+    import survey
+    allowed = nr.read_list("allowlist.txt")
+    results = {n: {"ok": True, "error": ""} for n in allowed}
+    results[allowed[0]] = {"ok": False, "error": "boom"}
+    assert survey.regressions(results) == [allowed[0]]
+    monkeypatch.setattr(nr, "read_reasons", lambda name="excluded.txt": {allowed[0]: "fails: boom"})
+    assert survey.regressions(results) == [allowed[0]], "a generated reason is no excuse"
+    monkeypatch.setattr(nr, "read_reasons", lambda name="excluded.txt": {allowed[0]: "needs sequences"})
+    assert survey.regressions(results) == []

@@ -4,6 +4,7 @@
 // float (FLOAT16 read and written through float), alpha/beta in scratch planned at grow().
 // CtcGrad: dLp[t, n, c] = g[t, n, c] * dLoss scaled by the reduction. CtcBeamSearchDecoder: prefix beam
 // search (blank / non-blank ending probabilities per prefix) with prefixes in a prefix tree.
+#include "ops/loss_reduction.hpp"
 #include "dispatch.hpp"
 #include "popart/popx/opx.hpp"
 #include <algorithm>
@@ -158,7 +159,7 @@ public:
     p.alpha = createTensor(TensorInfo(DataType::FLOAT, scratch));
     p.beta = createTensor(TensorInfo(DataType::FLOAT, scratch));
     p.perSample = createTensor(TensorInfo(DataType::FLOAT, {std::max<int64_t>(1, p.N)}));
-    int64_t reduction = op_p->attr<Attributes::Int>("reduction", 1);
+    int64_t reduction = lossReduction(*op_p);
     bool halfIn = inInfo(0).dataType() == DataType::FLOAT16, halfOut = outInfo(0).dataType() == DataType::FLOAT16;
     if (!halfIn && !halfOut) prog.add([p, reduction] { ctcRun<float, float>(p, reduction); });
     else if (!halfIn) prog.add([p, reduction] { ctcRun<float, float16_t>(p, reduction); });
@@ -173,7 +174,7 @@ public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     popx::TensorView g = getInTensor(0), tgtLens = getInTensor(1), dl = getInTensor(2), dx = getOutTensor(0);
-    int64_t reduction = op_p->attr<Attributes::Int>("reduction", 1);
+    int64_t reduction = lossReduction(*op_p);
     dispatchFloat(g.dtype(), [&](auto gTag) {
       dispatchFloat(dx.dtype(), [&](auto xTag) {
         using G = decltype(gTag);

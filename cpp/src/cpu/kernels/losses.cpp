@@ -1,13 +1,14 @@
 // Loss kernels: Nll, L1, IdentityLoss and their gradients (reduction 0 Sum,
 // 1 Mean, 2 NoReduction; sums accumulate in double).
 #include "dispatch.hpp"
+#include "ops/loss_reduction.hpp"
 #include "popart/cpu/kernel.hpp"
 #include <cmath>
 
 namespace popart::cpu {
 namespace {
 
-int64_t reduction(const KernelContext &ctx) { return ctx.op().attr<Attributes::Int>("reduction", 1); }
+int64_t reduction(const KernelContext &ctx) { return lossReduction(ctx.op()); }
 
 int64_t labelAt(const popx::TensorView &v, int64_t i) {
   switch (v.dtype()) {
