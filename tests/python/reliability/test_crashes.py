@@ -8,7 +8,7 @@ import onnx.helper as oh
 import pytest
 
 import popart
-from _models import model, run, session, vinfo
+from _reliability_models import model, run, session, vinfo
 
 
 @pytest.mark.parametrize("dtype", [onnx.TensorProto.STRING, onnx.TensorProto.UNDEFINED])

@@ -7,7 +7,7 @@ import onnx.helper as oh
 import pytest
 
 import popart
-from _models import model, session, vinfo
+from _reliability_models import model, session, vinfo
 
 
 def _external_model(folder, location):

@@ -4,7 +4,7 @@ import onnx
 import onnx.helper as oh
 import pytest
 
-from _models import model, run, vinfo
+from _reliability_models import model, run, vinfo
 
 X = np.array([[np.nan, 1, -np.inf, 2], [3, np.inf, -1, np.nan], [0.5, -2, 4, 1]], np.float32)
 

@@ -9,7 +9,7 @@ import onnx.helper as oh
 import pytest
 
 import popart
-from _models import model, vinfo
+from _reliability_models import model, vinfo
 
 
 def _training_session():

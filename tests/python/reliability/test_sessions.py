@@ -6,7 +6,7 @@ import onnx.helper as oh
 import pytest
 
 import popart
-from _models import model, session, vinfo
+from _reliability_models import model, session, vinfo
 
 N = 4096
 
