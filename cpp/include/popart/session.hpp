@@ -1,5 +1,6 @@
 // Sessions: compile an ONNX model for a device and run it.
 #pragma once
+#include <mutex>
 #include "popart/names.hpp"
 #include "popart/tensorinfo.hpp"
 #include <cstdint>
@@ -128,6 +129,7 @@ protected:
   bool weightsOnDevice_ = false;
   bool hostWeightsInSync_ = true;
   bool engineLoaded_ = false;
+  std::mutex runMutex_;  // run() calls on one session are serialised; sessions stay independent
 };
 
 class InferenceSession : public Session {

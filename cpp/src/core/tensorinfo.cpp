@@ -1,5 +1,6 @@
 #include "popart/tensorinfo.hpp"
 #include "popart/error.hpp"
+#include <algorithm>
 #include <ostream>
 
 namespace popart {
@@ -27,6 +28,14 @@ TensorInfo::TensorInfo(const std::string &type, const std::string &shapeText) {
 void TensorInfo::set(DataType t, Shape s) {
   for (auto d : s)
     if (d < 0) throw error("invalid shape {}: dimensions must be non-negative", s);
+  // Element and byte counts must fit int64 so nelms()/nbytes() never wrap.
+  int64_t n = 1;
+  for (auto d : s)
+    if (__builtin_mul_overflow(n, d, &n))
+      throw error("invalid shape {}: the element count overflows 64 bits", s);
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(n, std::max<int64_t>(dataTypeSize(t), 1), &bytes))
+    throw error("invalid shape {} of {}: the byte size overflows 64 bits", s, popart::toString(t));
   type_ = t;
   shape_ = std::move(s);
 }

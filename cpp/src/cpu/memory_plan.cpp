@@ -14,20 +14,32 @@ struct Interval {
   int64_t start, end, size;
 };
 
-const Tensor *findRoot(const Tensor *t, MemoryPlan &plan) {
+// The input `t` aliases whole (same size), or null.
+const Tensor *aliasParent(const Tensor *t) {
   Op *p = t->getProducerUnsafe();
-  if (!p) return t;
+  if (!p) return nullptr;
   for (const auto &[o, out] : p->output->tensorMap()) {
     if (out != t) continue;
-    for (const auto &[i, in] : p->input->tensorMap()) {
-      if (p->aliases(i, o) && in->info.nbytes() == t->info.nbytes()) {
-        const Tensor *r = findRoot(in, plan);
-        plan.aliasRoot[t] = r;
-        return r;
-      }
-    }
+    for (const auto &[i, in] : p->input->tensorMap())
+      if (p->aliases(i, o) && in->info.nbytes() == t->info.nbytes()) return in;
   }
-  return t;
+  return nullptr;
+}
+
+// Iterative and memoised: every tensor is walked once, whatever the chain length.
+const Tensor *findRoot(const Tensor *t, MemoryPlan &plan) {
+  std::vector<const Tensor *> path;
+  const Tensor *root = t;
+  while (true) {
+    auto known = plan.aliasRoot.find(root);
+    if (known != plan.aliasRoot.end()) { root = known->second; break; }
+    const Tensor *parent = aliasParent(root);
+    if (!parent) break;
+    path.push_back(root);
+    root = parent;
+  }
+  for (const Tensor *x : path) plan.aliasRoot[x] = root;
+  return root;
 }
 
 int64_t placeFirstFit(const Interval &x, const std::vector<std::pair<const Interval *, int64_t>> &placed) {

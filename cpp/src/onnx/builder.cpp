@@ -1,5 +1,6 @@
 // popart::Builder: the public face of BuilderImpl (model I/O, ops, queries).
 // Node attributes and PopART annotations are in builder_annotations.cpp.
+#include "onnx/atomic_file.hpp"
 #include "onnx/builder_impl.hpp"
 #include "onnx/op_schema.hpp"
 #include "popart/error.hpp"
@@ -158,11 +159,7 @@ int64_t Builder::getOpsetVersion(const std::string &domain) const {
 std::string Builder::getModelProto() const { return onnxpb::serializeModel(impl_->exportModel()); }
 
 void Builder::saveModelProto(const std::string &filename) const {
-  std::ofstream out(filename, std::ios::binary);
-  if (!out) throw error("saveModelProto: cannot open '{}' for writing", filename);
-  auto bytes = getModelProto();
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw error("saveModelProto: failed writing '{}'", filename);
+  writeFileAtomically(filename, getModelProto(), "saveModelProto");
 }
 
 void Builder::saveInitializersExternally(const std::vector<TensorId> &ids, const std::string &filename) {

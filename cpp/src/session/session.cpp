@@ -1,6 +1,7 @@
 // Session: model parsing, IR preparation, device programs and the run API.
 #include "popart/session.hpp"
 #include "cpu/devicex.hpp"
+#include "onnx/atomic_file.hpp"
 #include "onnx/import.hpp"
 #include "ops/host_io.hpp"
 #include "onnx/model.hpp"
@@ -194,6 +195,9 @@ void Session::run(const std::string &handle, IStepIO &io, const std::string &deb
     throw error("the session was compiled for an offline IPU device, which cannot run programs");
   if (!handle.empty() && handle != "main")
     throw error("unknown program handle '{}' (this session has the main program only)", handle);
+  if (!device_->isAttached())
+    throw error("run() called on session '{}' after its device was detached; attach it again first", name_);
+  std::lock_guard<std::mutex> lock(runMutex_);
   if (!engineLoaded_) loadEngineAndConnectStreams();
   if (const auto *generic = dynamic_cast<const StepIOGeneric *>(&io)) checkStepInputIds(*generic);
   io.beginStep(stepElements_.inputs, stepElements_.anchors);
@@ -222,9 +226,7 @@ void Session::connectStreamToCallback(const TensorId &id, std::function<void(voi
 
 void Session::modelToHost(const std::string &fileName) {
   weightsToHost();
-  std::ofstream f(fileName, std::ios::binary);
-  if (!f) throw error("modelToHost: cannot write '{}'", fileName);
-  f << exportModelWithWeights(*ir_);
+  writeFileAtomically(fileName, exportModelWithWeights(*ir_), "modelToHost");
 }
 
 void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {

@@ -7,6 +7,8 @@
 #include "popart/logging.hpp"
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
+#include <unordered_map>
+#include <vector>
 
 namespace popart {
 namespace {
@@ -21,26 +23,47 @@ const Tensor *viewSource(const Tensor *t) {
   return nullptr;
 }
 
-// Writing to `t` is safe when it, and every tensor it is a view of, is an
-// activation read only by the next link of the chain (and finally by `op`).
-bool safeToModify(const Op &op, InIndex i) {
-  const Ir &ir = op.getIr();
-  bool main = op.getGraph().isMainGraph();
-  for (const Tensor *t = op.inTensor(i); t; t = viewSource(t)) {
-    if (t->tensorType() != TensorType::ActGrad || t->consumers.getTotal() != 1 || t->isGraphOutput() ||
-        t->isGraphInput() || (main && ir.getDataFlow().isAnchored(t->id)))
-      return false;
-  }
-  return true;
-}
+// Writing to a tensor is safe when it, and every tensor it is a view of, is an
+// activation read only by the next link of the chain (and finally by the op).
+// Answers are memoised per tensor for one pass: ops are visited in schedule
+// order and only ever turn their own (later) outputs into views, so a chain's
+// answer never changes during the pass. This keeps long in-place chains linear.
+class ModifySafety {
+public:
+  explicit ModifySafety(const Graph &g) : ir_(g.getIr()), main_(g.isMainGraph()) {}
 
-bool tryInplace(Graph &g, Op *op) {
+  bool safe(const Tensor *start) {
+    std::vector<const Tensor *> path;
+    bool upstream = true;
+    for (const Tensor *t = start; t; t = viewSource(t)) {
+      auto known = memo_.find(t->id);
+      if (known != memo_.end()) { upstream = known->second; break; }
+      path.push_back(t);
+    }
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      upstream = upstream && localOk(*it);
+      memo_[(*it)->id] = upstream;
+    }
+    return upstream;
+  }
+
+private:
+  bool localOk(const Tensor *t) const {
+    return t->tensorType() == TensorType::ActGrad && t->consumers.getTotal() == 1 && !t->isGraphOutput() &&
+           !t->isGraphInput() && !(main_ && ir_.getDataFlow().isAnchored(t->id));
+  }
+  const Ir &ir_;
+  bool main_;
+  std::unordered_map<TensorId, bool> memo_;
+};
+
+bool tryInplace(Graph &g, Op *op, ModifySafety &safety) {
   for (const auto &[id, priority] : op->inplacePriorityDefault()) {
     if (priority <= 0) continue;
     std::unique_ptr<Op> candidate = op->getInplaceVariant(id);
     bool ok = true;
     for (const auto &[i, t] : op->input->tensorMap())
-      if (candidate->modifies(i) || candidate->aliases(i, 0)) ok = ok && safeToModify(*op, i);
+      if (candidate->modifies(i) || candidate->aliases(i, 0)) ok = ok && safety.safe(t);
     if (!ok) continue;
     auto ins = op->input->tensorIdMap();
     auto outs = op->output->tensorIdMap();
@@ -59,9 +82,10 @@ bool tryInplace(Graph &g, Op *op) {
 
 bool inplace(Graph &g) {
   int count = 0;
+  ModifySafety safety(g);
   for (Op *op : g.getOpSchedule()) {
     if (op->inplacePriorityDefault().empty() || op->settings.excludePatterns.size()) continue;
-    count += tryInplace(g, op);
+    count += tryInplace(g, op, safety);
   }
   if (count) logging::transform::debug("inplace: {} ops of graph '{}' now work in place", count, g.displayName());
   return count > 0;
