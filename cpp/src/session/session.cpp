@@ -14,6 +14,7 @@
 #include "popart/logging.hpp"
 #include "popart/optimizer.hpp"
 #include "transforms/autodiff.hpp"
+#include "transforms/pipeline.hpp"
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/stepio.hpp"
@@ -54,6 +55,14 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
   b.sessionName = name_;
   ir_->prepare(b);
   if (optimizer) refuseOptimizingConstants(*optimizer);
+  devicex_ = std::make_unique<popx::Devicex>(*ir_);
+}
+
+void Session::ctorFromIr(std::shared_ptr<Ir> ir) {
+  if (!ir) throw error("session '{}': createFromIr needs an IR (got null)", name_);
+  ir_ = std::move(ir);
+  if (!ir_->isPrepared()) runIrPipeline(*ir_);
+  if (const Optimizer *optimizer = ir_->getOptimizer()) refuseOptimizingConstants(*optimizer);
   devicex_ = std::make_unique<popx::Devicex>(*ir_);
 }
 
@@ -309,6 +318,33 @@ std::unique_ptr<TrainingSession> TrainingSession::createFromOnnxModel(const std:
                                                                       std::shared_ptr<DeviceInfo> device) {
   return createFromOnnxModel(model, dataFlow, loss, optimizer, std::move(device), InputShapeInfo(), SessionOptions(),
                              Patterns());
+}
+
+std::unique_ptr<InferenceSession> InferenceSession::createFromIr(std::shared_ptr<Ir> ir,
+                                                                 std::shared_ptr<DeviceInfo> deviceInfo,
+                                                                 const std::string name) {
+  if (ir && ir->isTraining())
+    throw error("InferenceSession.createFromIr: the IR has an optimizer (it trains); use TrainingSession");
+  std::unique_ptr<InferenceSession> s(new InferenceSession(std::move(deviceInfo), name));
+  s->ctorFromIr(std::move(ir));
+  return s;
+}
+
+std::unique_ptr<TrainingSession> TrainingSession::createFromIr(std::shared_ptr<Ir> ir,
+                                                               std::shared_ptr<DeviceInfo> deviceInfo,
+                                                               const std::string name, const Optimizer *optimizer) {
+  if (ir && optimizer) {
+    if (ir->isPrepared())
+      throw error("TrainingSession.createFromIr: the IR is prepared already; its optimizer cannot be set now");
+    ir->setOptimizer(*optimizer);
+  }
+  if (ir && !ir->isTraining())
+    throw error("TrainingSession.createFromIr: the IR has no optimizer; set one (Ir::setOptimizer) or pass it");
+  if (ir && !ir->isPrepared() && ir->getFinalLossId().empty())
+    throw error("TrainingSession.createFromIr: the IR has no final loss (Ir::setFinalLossId)");
+  std::unique_ptr<TrainingSession> s(new TrainingSession(std::move(deviceInfo), name));
+  s->ctorFromIr(std::move(ir));
+  return s;
 }
 
 void TrainingSession::updateOptimizerFromHost(const Optimizer *optimizer) {
