@@ -1,0 +1,5 @@
+"""popxl.ops: operations that add IR ops to the current graph."""
+from popxl.ops._core import (  # noqa: F401
+    add, add_, call, call_with_info, CallSiteInfo, detach, div, greater, host_load, host_store, less, matmul,
+    mul, negate, pow, relu, reshape, sub, transpose,
+)
