@@ -4,6 +4,7 @@
 
 namespace popart::bindings {
 void bindIrModule(py::module_ &parent);
+void bindIrAutodiff(py::module_ &m);  // bind_ir_autodiff.cpp
 }
 #include "numpy_util.hpp"
 #include "popart/attributes.hpp"
@@ -220,6 +221,7 @@ void bindIrModule(py::module_ &parent) {
   bindOp(m);
   bindGraph(m);
   bindIr(m);
+  bindIrAutodiff(m);
 }
 
 } // namespace popart::bindings
