@@ -50,14 +50,15 @@ def test_center_crop_pad_errors(op_tester):
         op_tester.run("CenterCropPad", [x, op_tester.const(np.array([2], np.int64))], attrs={"axes": [5]}, opset=18)
 
 
-@pytest.mark.parametrize("shape,cond,axis", [
-    ((3, 2), [0, 1, 1], 0), ((3, 2), [0, 1], 1), ((3, 2), [0, 1, 0, 0, 1, 1], None), ((3, 2), [1], -2),
-    ((2, 5, 3), [1, 0, 1, 1], 1), ((2, 5, 3), [0, 0, 0], 2), ((4,), [True, False, True, True], 0)])
+COMPRESS_CASES = [((3, 2), [0, 1, 1], 0), ((3, 2), [0, 1], 1), ((3, 2), [0, 1, 0, 0, 1, 1], None),
+                  ((3, 2), [1], -2), ((2, 5, 3), [1, 0, 1, 1], 1), ((2, 5, 3), [0, 0, 0], 2),
+                  ((4,), [True, False, True, True], 0)]
+
+
+@pytest.mark.parametrize("opset,shape,cond,axis", [  # negative axes exist from opset 11
+    (opset, *case) for opset in (9, 11) for case in COMPRESS_CASES if opset >= 11 or (case[2] or 0) >= 0])
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64, np.int32, np.bool_])
-@pytest.mark.parametrize("opset", [9, 11])
 def test_compress(op_tester, shape, cond, axis, dtype, opset):
-    if axis is not None and axis < 0 and opset < 11:
-        pytest.skip("negative axis needs opset 11")
     x = (np.random.RandomState(2).randn(*shape) * 10).astype(dtype)
     c = op_tester.const(np.array(cond, np.bool_))
     op_tester.check("Compress", [x, c], reference=lambda x, c: np.compress(c, x, axis=axis),

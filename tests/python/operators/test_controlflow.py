@@ -296,12 +296,12 @@ def scan_model(opset, attrs, x_shape, out_shape, nstate=1, **kw):
                  [vi("sf", F, s0_shape), vi("ys", F, out_shape)], opset)
 
 
-@pytest.mark.parametrize("opset", [9, 11, 16, 19, 21])
-@pytest.mark.parametrize("in_axis,in_dir,out_axis,out_dir", [
-    (0, 0, 0, 0), (1, 1, 0, 0), (2, 0, 1, 1), (1, 0, 2, 1), (-1, 1, -1, 0)])
+SCAN_AXES = [(0, 0, 0, 0), (1, 1, 0, 0), (2, 0, 1, 1), (1, 0, 2, 1), (-1, 1, -1, 0)]
+
+
+@pytest.mark.parametrize("opset,in_axis,in_dir,out_axis,out_dir", [  # negative axes exist from Scan-11
+    (opset, *axes) for opset in (9, 11, 16, 19, 21) for axes in SCAN_AXES if opset > 9 or min(axes) >= 0])
 def test_scan_axes_and_directions(opset, in_axis, in_dir, out_axis, out_dir):
-    if opset == 9 and (in_axis < 0 or out_axis < 0):
-        pytest.skip("negative axes need Scan-11")
     x_shape = (3, 4, 5)
     attrs = {"scan_input_axes": [in_axis], "scan_input_directions": [in_dir],
              "scan_output_axes": [out_axis], "scan_output_directions": [out_dir]}

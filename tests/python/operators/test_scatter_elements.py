@@ -50,16 +50,15 @@ def test_gather_elements_dtypes(op_tester, dtype):
                     attrs={"axis": 1}, opset=11)
 
 
-@pytest.mark.parametrize("dshape,ishape,axis", CASES)
-@pytest.mark.parametrize("reduction", ["none", "add", "mul", "max", "min"])
+@pytest.mark.parametrize("reduction,dshape,ishape,axis", [  # "none" needs unique targets on the axis
+    (r, *case) for r in ("none", "add", "mul", "max", "min") for case in CASES
+    if r != "none" or case[1][case[2]] <= case[0][case[2]]])
 def test_scatter_elements(op_tester, dshape, ishape, axis, reduction):
     rng = np.random.default_rng(2)
     x = rng.standard_normal(dshape).astype(np.float32)
     ind = rand_indices(rng, ishape, dshape[axis])
     if reduction == "none":  # unique targets: the result does not depend on the order
         ax = axis % len(dshape)
-        if ishape[ax] > dshape[ax]:
-            pytest.skip("more updates than targets on the axis")
         lanes = np.moveaxis(np.zeros(ishape, np.int64), ax, -1)
         for pos in np.ndindex(*lanes.shape[:-1]):
             lanes[pos] = rng.permutation(dshape[ax])[:ishape[ax]]

@@ -7,7 +7,10 @@ import numpy as np
 import pytest
 
 import popart
-from _optim_helpers import BATCH, assert_histories_close, build, initial_weights, make_data, train_popart
+import torch
+
+from _optim_helpers import (BATCH, TorchOpt, assert_histories_close, build, initial_weights, make_data, train_popart,
+                            train_reference)
 
 STEPS = 3
 
@@ -36,6 +39,20 @@ def test_replicas_equal_larger_batch(make_opt, reduction, replicas, micro):
     opt = make_opt()
     got = train_popart([opt] * STEPS, STEPS, data, micro=micro, replicas=replicas, reduction=reduction)
     want = train_popart([opt] * STEPS, STEPS, big_batch(data), batch=micro * replicas * BATCH, reduction=reduction)
+    assert_histories_close(got, want, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("reduction", ["Mean", "Sum"])
+@pytest.mark.parametrize("replicas,micro", [(2, 1), (3, 1), (2, 3)])
+def test_replicas_vs_torch_larger_batch(reduction, replicas, micro):
+    """An independent reference: torch.optim.SGD (momentum, weight decay) on the whole batch."""
+    data = make_data(STEPS, micro=micro * replicas)
+    data = [{k: v.reshape((micro, replicas, BATCH) if micro > 1 else (replicas, BATCH)) for k, v in d.items()}
+            for d in data]
+    got = train_popart([sgd()] * STEPS, STEPS, data, micro=micro, replicas=replicas, reduction=reduction)
+    h = {"lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}
+    want = train_reference(lambda ps, h: TorchOpt(torch.optim.SGD, ps, h), [h] * STEPS, STEPS, big_batch(data),
+                           reduction=reduction)
     assert_histories_close(got, want, rtol=1e-5, atol=1e-6)
 
 

@@ -9,6 +9,11 @@ import pytest
 import popart
 
 
+# The guide's AlexNet comes from torchvision, which popart-cpu does not need and the set-up does
+# not install (a torchvision matching torch 2.13 CPU is not on this machine): optional.
+TORCHVISION_OPTIONAL = "torchvision is optional (the guide's AlexNet example): not installed"
+
+
 @pytest.fixture(autouse=True)
 def in_tmp_dir(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -29,8 +34,8 @@ def add_model_ab():
 # ---- chapter 2: importing graphs ----
 
 def test_ch2_import_torchvision_alexnet():
-    torch = pytest.importorskip("torch")
-    torchvision = pytest.importorskip("torchvision")
+    import torch
+    torchvision = pytest.importorskip("torchvision", reason=TORCHVISION_OPTIONAL)
     import torch.onnx
 
     input_ = torch.FloatTensor(torch.randn(4, 3, 224, 224))
@@ -39,10 +44,7 @@ def test_ch2_import_torchvision_alexnet():
 
     output_name = "output"
 
-    try:
-        torch.onnx.export(model, input_, "alexnet.onnx", output_names=[output_name])
-    except ImportError as e:  # newer exporters need extra packages (onnxscript)
-        pytest.skip(f"torch.onnx.export is not usable here: {e}")
+    torch.onnx.export(model, input_, "alexnet.onnx", output_names=[output_name])
 
     # Create a runtime environment
     anchors = {output_name: popart.AnchorReturnType("All")}

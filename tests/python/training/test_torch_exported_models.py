@@ -11,12 +11,12 @@ import warnings
 import numpy as np
 import pytest
 
-import popart
+import onnx
+import onnx.numpy_helper
+import onnxscript  # noqa: F401  the dynamo exporter needs it (requirements-dev.txt): a missing one fails here
+import torch
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("onnxscript")  # the dynamo exporter needs it (requirements-dev.txt)
-import onnx  # noqa: E402
-import onnx.numpy_helper  # noqa: E402
+import popart
 
 from _torch_models import (AlexNetStyle, MobileNetV3BlockNet, ResNetBlockNet,  # noqa: E402
                            TransformerEncoderBlock, ViTSmall)
