@@ -187,3 +187,21 @@ def test_host_store_shape_mismatch_names_both():
         s = popxl.d2h_stream((3,), popxl.float32, name="outs")
         with pytest.raises(ValueError, match="'a'.*'outs'"):
             ops.host_store(s, a)
+
+
+@pytest.mark.parametrize("dt", [popxl.float16, popxl.float32])
+def test_unary_reduce_softmax_shapes(dt):
+    ir = popxl.Ir()
+    with ir.main_graph:
+        a = popxl.variable(np.ones((2, 3, 4), dt.as_numpy()))
+        for f, want in [(ops.exp, "Exp"), (ops.log, "Log"), (ops.sqrt, "Sqrt"), (ops.tanh, "Tanh"),
+                        (ops.sigmoid, "Sigmoid"), (ops.abs, "Abs")]:
+            y = f(a)
+            assert y.shape == a.shape and y.dtype is dt and y._pb_tensor.getProducer().opType() == want
+        assert ops.sum(a).shape == ()
+        assert ops.mean(a, axis=1).shape == (2, 4)
+        assert ops.max(a, axis=(0, 2), keepdims=True).shape == (1, 3, 1)
+        s = ops.softmax(a, axis=-1)
+        assert s.shape == a.shape and s._pb_tensor.getProducer().opType() == "Softmax"
+        e = ops.equal(a, a)
+        assert e.dtype is popxl.bool and ops.maximum(a, 0.5).dtype is dt
