@@ -164,6 +164,7 @@ void bindGraph(py::module_ &m) {
         addTensor(g, id, TensorType::Const, info, a);
       })
       .def("addTopoCon", &Graph::addTopoCon)
+      .def("getTopoCons", &Graph::getTopoCons)
       .def("createConnectedOp",
            [](Graph &g, const std::string &domain, const std::string &type, int version,
               const std::map<InIndex, TensorId> &ins, const std::map<OutIndex, TensorId> &outs,

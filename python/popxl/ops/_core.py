@@ -26,11 +26,16 @@ def _op(op_type, inputs, attrs=None, domain=_ONNX, n_out=1, name=None, version=0
                                                             (name or op_type)) for i in range(n_out)]
     pb_op = g._pb_graph.createConnectedOp(domain, op_type, version, {i: t.id for i, t in enumerate(ins)},
                                           {i: o for i, o in enumerate(outs)}, attrs or {}, name or "")
+    _sequence(g, pb_op)
+    return [g._wrap(o) for o in outs]
+
+
+def _sequence(g, pb_op):
+    """Inside in_sequence(): orders `pb_op` after the previous op created in the block."""
     if g._in_sequence:
         if g._last_op is not None:
             g._pb_graph.addTopoCon(g._last_op, pb_op)
         g._last_op = pb_op
-    return [g._wrap(o) for o in outs]
 
 
 def _binary(op_type):
@@ -104,7 +109,9 @@ def host_store(d2h_stream, t: Tensor) -> None:
     if tuple(t.shape) != d2h_stream.shape or t.dtype != d2h_stream.dtype:
         raise ValueError(f"host_store: tensor '{t.id}' ({t.dtype.name} {t.shape}) does not match stream "
                          f"'{d2h_stream.tensor_id}' ({d2h_stream.dtype.name} {d2h_stream.shape})")
-    g._pb_graph.createConnectedOp(_GC, "HostStore", 0, {0: t.id}, {}, {"streamTensorId": d2h_stream.tensor_id}, "")
+    pb_op = g._pb_graph.createConnectedOp(_GC, "HostStore", 0, {0: t.id}, {}, {"streamTensorId": d2h_stream.tensor_id},
+                                          "")
+    _sequence(g, pb_op)
 
 
 class CallSiteInfo:
@@ -174,10 +181,7 @@ def call_with_info(graph, *inputs, inputs_dict: Optional[Mapping[Tensor, Tensor]
         ins[i] = t.id
     outs = {i: g._new_id(f"{graph.name}_out{i}") for i in range(len(graph.outputs))}
     pb_op = g._pb_graph.createConnectedOp(_GC, "Call", 1, ins, outs, {"callee": graph._pb_graph}, "")
-    if g._in_sequence:
-        if g._last_op is not None:
-            g._pb_graph.addTopoCon(g._last_op, pb_op)
-        g._last_op = pb_op
+    _sequence(g, pb_op)
     return CallSiteInfo(pb_op, graph, g)
 
 

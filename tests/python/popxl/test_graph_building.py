@@ -175,6 +175,9 @@ def test_in_sequence_adds_order_and_name_scope():
         with popxl.name_scope("blk"):
             d = popxl.constant(np.ones(2, np.float32), name="k")
     assert d.id.startswith("blk/k")
+    cons = ir.main_graph._pb_graph.getTopoCons()
+    by_id = {op.id: op.opType() for op in ir.main_graph._pb_graph.getOps()}
+    assert [(by_id[a], by_id[b]) for a, b in cons] == [("Relu", "Neg")]
     sched = [op.opType() for op in ir.main_graph._pb_graph.getOpSchedule()]
     assert sched.index("Relu") < sched.index("Neg")
     assert b.shape == c.shape == (2,)
