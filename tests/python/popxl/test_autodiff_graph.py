@@ -36,7 +36,10 @@ def test_backward_graph_of_linear_and_call_site_activations():
         for bwd_in, parent in acts.items():
             assert parent.graph == ir.main_graph and bwd_in.shape == parent.shape
         seed = popxl.constant(np.ones((2, 4), np.float32))
-        gx, gW, gb = ops.call(info.graph, seed, inputs_dict=acts)
+        bwd = ops.call_with_info(info.graph, seed, inputs_dict=acts)
+        gx, gW, gb = bwd.outputs
+        grads = info.fwd_parent_ins_to_grad_parent_outs(fwd, bwd)
+        assert grads[x] == gx and grads[W] == gW and grads[b] == gb
     assert (gx.shape, gW.shape, gb.shape) == ((2, 3), (3, 4), (4,))
     types = {op.opType() for op in info.graph._pb_graph.getOps()}
     assert "MatMul" in types or any("MatMul" in t for t in types)
