@@ -196,15 +196,9 @@ void bindIr(py::module_ &m) {
       .def("getOpSetVersion", &Ir::getOpSetVersion);
 }
 
-void bindOperatorIdentifier(py::module_ &m) {
-  py::class_<OperatorIdentifier>(m, "OperatorIdentifier")
-      .def(py::init<std::string, std::string, OpVersion, int, int, int>(), py::arg("domain"), py::arg("type"),
-           py::arg("version"), py::arg("numInputsMin") = -1, py::arg("numInputsMax") = -1, py::arg("numOutputs") = -1)
-      .def_readonly("domain", &OperatorIdentifier::domain)
-      .def_readonly("type", &OperatorIdentifier::type)
-      .def_readonly("version", &OperatorIdentifier::version)
-      .def("__eq__", &OperatorIdentifier::operator==)
-      .def("__repr__", [](const OperatorIdentifier &o) { return toString(o); });
+// OperatorIdentifier is bound once, in the top-level module (bind_registry.cpp); _ir re-exports it.
+void bindOperatorIdentifier(py::module_ &m, py::module_ &parent) {
+  m.attr("OperatorIdentifier") = parent.attr("OperatorIdentifier");
   m.def("supportedOperations", [](bool includePrivate) { return OpManager::getSupportedOperations(includePrivate); },
         py::arg("includePrivate") = true);
 }
@@ -217,7 +211,7 @@ void bindIrModule(py::module_ &parent) {
   m.attr("DataType") = parent.attr("DataType");
   m.attr("SessionOptions") = parent.attr("SessionOptions");
   m.attr("Patterns") = parent.attr("Patterns");
-  bindOperatorIdentifier(m);
+  bindOperatorIdentifier(m, parent);
   bindTensor(m);
   bindOp(m);
   bindGraph(m);
