@@ -15,6 +15,7 @@ TensorInfo::TensorInfo(const std::string &type, const std::string &shapeText) {
     if (c >= '0' && c <= '9') {
       num += c;
     } else if (c == ',' || c == ')' || c == ']') {
+      if (num.size() > 18) throw error("cannot parse shape '{}': dimension {} is too large", shapeText, num);
       if (!num.empty()) s.push_back(std::stoll(num));
       num.clear();
     } else if (c != '(' && c != '[' && c != ' ') {
@@ -24,9 +25,23 @@ TensorInfo::TensorInfo(const std::string &type, const std::string &shapeText) {
   set(dataTypeFromString(type), std::move(s));
 }
 
-void TensorInfo::set(DataType t, Shape s) {
-  for (auto d : s)
+// Element count of `s`, or an error when the product of its dimensions does
+// not fit in int64 (a wrapped count would let undersized data pass checks).
+static int64_t checkedCount(const Shape &s) {
+  int64_t n = 1;
+  for (auto d : s) {
     if (d < 0) throw error("invalid shape {}: dimensions must be non-negative", s);
+    if (__builtin_mul_overflow(n, d, &n))
+      throw error("invalid shape {}: the number of elements overflows int64", s);
+  }
+  return n;
+}
+
+void TensorInfo::set(DataType t, Shape s) {
+  int64_t n = checkedCount(s), bytes = 0;
+  if (__builtin_mul_overflow(n, dataTypeSize(t), &bytes))
+    throw error("invalid shape {}: the size in bytes of {} elements of type {} overflows int64", s, n,
+                popart::toString(t));
   type_ = t;
   shape_ = std::move(s);
 }

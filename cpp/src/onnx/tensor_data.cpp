@@ -52,6 +52,7 @@ std::vector<char> unpack(const std::vector<char> &packed, int64_t n, int64_t bit
 std::string packedRawData(const TensorInfo &info, const void *data) {
   const char *bytes = static_cast<const char *>(data);
   const int64_t bits = dataTypeBits(info.dataType()), n = info.nelms();
+  if (bits == 0) throw error("cannot store data of type {}", info.data_type());
   if (bits >= 8) return std::string(bytes, static_cast<size_t>(info.nbytes()));
   const int64_t perByte = 8 / bits;
   const unsigned mask = (1u << bits) - 1;
@@ -71,6 +72,9 @@ std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info) {
                 "model from its file path so external data can be found", t.name);
   std::vector<char> out;
   DataType type = info.dataType();
+  if (dataTypeBits(type) == 0)
+    throw error("tensor '{}' has data type {}, which popart cannot hold as tensor data", t.name,
+                toString(type));
   if (t.hasRawData) {
     out.assign(t.rawData.begin(), t.rawData.end());
   } else if (!t.floatData.empty()) {
