@@ -14,20 +14,37 @@ struct Interval {
   int64_t start, end, size;
 };
 
-const Tensor *findRoot(const Tensor *t, MemoryPlan &plan) {
+// The input whose memory `t` shares (an in-place or view op's aliased input of
+// the same size), or null when `t` owns its memory.
+const Tensor *aliasParent(const Tensor *t) {
   Op *p = t->getProducerUnsafe();
-  if (!p) return t;
+  if (!p) return nullptr;
   for (const auto &[o, out] : p->output->tensorMap()) {
     if (out != t) continue;
-    for (const auto &[i, in] : p->input->tensorMap()) {
-      if (p->aliases(i, o) && in->info.nbytes() == t->info.nbytes()) {
-        const Tensor *r = findRoot(in, plan);
-        plan.aliasRoot[t] = r;
-        return r;
-      }
-    }
+    for (const auto &[i, in] : p->input->tensorMap())
+      if (p->aliases(i, o) && in->info.nbytes() == t->info.nbytes()) return in;
   }
-  return t;
+  return nullptr;
+}
+
+// Walks alias links iteratively (no recursion depth tied to chain length) and
+// caches the root of every tensor on the way, so a whole chain costs O(N).
+const Tensor *findRoot(const Tensor *t, MemoryPlan &plan) {
+  std::vector<const Tensor *> path;
+  const Tensor *r = t;
+  for (;;) {
+    auto known = plan.aliasRoot.find(r);
+    if (known != plan.aliasRoot.end()) {
+      r = known->second;
+      break;
+    }
+    const Tensor *parent = aliasParent(r);
+    if (!parent) break;
+    path.push_back(r);
+    r = parent;
+  }
+  for (const Tensor *x : path) plan.aliasRoot[x] = r;
+  return r;
 }
 
 int64_t placeFirstFit(const Interval &x, const std::vector<std::pair<const Interval *, int64_t>> &placed) {
