@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -118,6 +119,7 @@ protected:
   std::unique_ptr<popx::Devicex> devicex_;
   std::shared_ptr<DeviceInfo> device_;
   std::string name_;
+  std::mutex runMutex_;  // serialises run() calls on this session
   void countStepElements();
   void checkStepInputIds(const StepIOGeneric &io) const;
   void refuseConstantOperands(const std::function<bool(const TensorId &)> &names, const std::string &what) const;

@@ -189,7 +189,12 @@ void Session::checkStepInputIds(const StepIOGeneric &io) const {
 void Session::run(IStepIO &io, const std::string &debugName) { run("", io, debugName); }
 
 void Session::run(const std::string &handle, IStepIO &io, const std::string &debugName) {
+  // The executor keeps the step IO while it runs: calls on one session take turns.
+  std::lock_guard<std::mutex> turn(runMutex_);
   if (!isPrepared()) throw error("run() called on session '{}' before prepareDevice()", name_);
+  if (engineLoaded_ && !device_->isAttached())
+    throw error("run() called on session '{}' after its device was detached; attach the device "
+                "again and call loadEngineAndConnectStreams() before running", name_);
   if (device_->getType() == DeviceType::OfflineIpu)
     throw error("the session was compiled for an offline IPU device, which cannot run programs");
   if (!handle.empty() && handle != "main")
