@@ -1,4 +1,4 @@
-# CMake package of popart-cpu: find_package(popart CONFIG) gives popart::popart,
+# CMake package of popart-cpu: find_package(popart CONFIG) gives popart::popart (also as `popart`),
 # the shared core library every custom-op library and C++ program links.
 # Locate it with: cmake -Dpopart_DIR=$(python -m popart --cmakedir)
 include(${CMAKE_CURRENT_LIST_DIR}/popartTargets.cmake)
@@ -28,5 +28,10 @@ if(POPART_DNNL_LIBRARY)
   set_property(TARGET popart::popart APPEND PROPERTY INTERFACE_LINK_OPTIONS
                "LINKER:-rpath-link,${_popart_dnnl_dir}" "LINKER:-rpath,${_popart_dnnl_dir}"
                "LINKER:--disable-new-dtags")  # DT_RPATH also serves libpopart's own lookups
+endif()
+# PopART's own package exports the target as `popart`; programs written for it link that name.
+if(NOT TARGET popart)
+  add_library(popart INTERFACE IMPORTED)
+  set_target_properties(popart PROPERTIES INTERFACE_LINK_LIBRARIES popart::popart)
 endif()
 set(popart_FOUND TRUE)

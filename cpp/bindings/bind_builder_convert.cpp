@@ -30,7 +30,7 @@ DataType constantTypeOf(const py::dtype &dt) {
 
 ConstTensorData tensorDataOf(const py::array &arr) {
   auto type = constantTypeOf(arr.dtype());
-  auto c = py::array::ensure(arr, py::array::c_style);
+  auto c = py::array::ensure(nativeOrder(arr), py::array::c_style);
   Shape shape(c.shape(), c.shape() + c.ndim());
   ConstTensorData d{TensorInfo(type, shape), {}};
   d.bytes.assign(static_cast<const char *>(c.data()), static_cast<size_t>(c.nbytes()));

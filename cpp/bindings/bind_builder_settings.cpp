@@ -2,6 +2,7 @@
 // TensorLocation and its enums, CommGroup, VariableSettings, InputSettings.
 #include "bind_builder_convert.hpp"
 #include "popart/commgroup.hpp"
+#include "popart/replicagrouping.hpp"
 #include "popart/tensorlocation.hpp"
 #include "popart/variablesettings.hpp"
 #include <pybind11/stl.h>
@@ -64,10 +65,28 @@ void bindGroups(py::module_ &m) {
       .def_readwrite("type", &CommGroup::type)
       .def_readwrite("replicaGroupSize", &CommGroup::replicaGroupSize)
       .def("__eq__", &CommGroup::operator==)
+      .def("toReplicaGrouping", [](const CommGroup &g, unsigned n) { return toReplicaGrouping(g, n); },
+           py::arg("numReplicas"))
       .def("__repr__", [](const CommGroup &g) {
         return "CommGroup(type=" + std::to_string(int(g.type)) + ", size=" +
                std::to_string(g.replicaGroupSize) + ")";
       });
+  py::class_<ReplicaGrouping>(m, "ReplicaGrouping")
+      .def(py::init<unsigned, unsigned, unsigned>(), py::arg("numReplicas"), py::arg("stride"), py::arg("groupSize"))
+      .def(py::init<unsigned>(), py::arg("numReplicas"))
+      .def("getNumReplicas", &ReplicaGrouping::getNumReplicas)
+      .def("getStride", &ReplicaGrouping::getStride)
+      .def("getGroupSize", &ReplicaGrouping::getGroupSize)
+      .def("getNumGroups", &ReplicaGrouping::getNumGroups)
+      .def("getGroupAt", &ReplicaGrouping::getGroupAt, py::arg("replica"))
+      .def("getIndexInGroupAt", &ReplicaGrouping::getIndexInGroupAt, py::arg("replica"))
+      .def("getReplicaAt", &ReplicaGrouping::getReplicaAt, py::arg("group"), py::arg("index") = 0)
+      .def("getReplicasAt", &ReplicaGrouping::getReplicasAt, py::arg("group"))
+      .def("getTranspose", &ReplicaGrouping::getTranspose)
+      .def("str", &ReplicaGrouping::str)
+      .def("__repr__", &ReplicaGrouping::str)
+      .def("__eq__", &ReplicaGrouping::operator==)
+      .def("__ne__", &ReplicaGrouping::operator!=);
   py::class_<VariableSettings>(m, "VariableSettings")
       .def(py::init<>())
       .def(py::init<CommGroup>(), py::arg("sharedVariableDomain"))

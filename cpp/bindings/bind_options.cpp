@@ -217,6 +217,11 @@ void bindSessionOptions(py::module_ &m) {
   POPART_OPTION(enablePrefetchDatastreams);
   POPART_OPTION(defaultPrefetchBufferingDepth);
   POPART_OPTION(prefetchBufferingDepthMap);
+  // PopART 3's names of the two options above
+  c.def_property("defaultBufferingDepth", [](const SessionOptions &o) { return o.defaultPrefetchBufferingDepth; },
+                 [](SessionOptions &o, int64_t v) { o.defaultPrefetchBufferingDepth = v; });
+  c.def_property("bufferingDepthMap", [](const SessionOptions &o) { return o.prefetchBufferingDepthMap; },
+                 [](SessionOptions &o, const std::map<TensorId, int64_t> &v) { o.prefetchBufferingDepthMap = v; });
   POPART_OPTION(disableGradAccumulationTensorStreams);
   POPART_OPTION(disableOptimizerStateTensorStreams);
   POPART_OPTION(createImplicitPipeliningFwdOnlyProgram);
@@ -262,6 +267,15 @@ void bindSessionOptions(py::module_ &m) {
 
 #undef POPART_OPTION
 
+namespace {
+/// PopART's attribute spellings that differ from the pattern names.
+std::string patternAlias(const std::string &name) {
+  if (name == "SoftMaxGradDirect") return "SoftmaxGradDirect";
+  if (name == "NlllWithSoftMaxGradDirect") return "NlllWithSoftmaxGradDirect";
+  return name;
+}
+} // namespace
+
 void bindPatterns(py::module_ &m) {
   py::enum_<PatternsLevel>(m, "PatternsLevel")
       .value("NoPatterns", PatternsLevel::NoPatterns)
@@ -273,9 +287,11 @@ void bindPatterns(py::module_ &m) {
       .def(py::init<PatternsLevel>(), py::arg("level"))
       .def(py::init<const std::vector<std::string> &>(), py::arg("patterns"))
       .def_static("create", &Patterns::create)
-      .def("enablePattern", &Patterns::enablePattern, py::arg("type"), py::arg("enable"),
+      .def("enablePattern", [](Patterns &p, const std::string &t, bool e) -> Patterns & {
+             return p.enablePattern(patternAlias(t), e); }, py::arg("type"), py::arg("enable"),
            py::return_value_policy::reference_internal)
-      .def("isPatternEnabled", &Patterns::isPatternEnabled, py::arg("type"))
+      .def("isPatternEnabled", [](const Patterns &p, const std::string &t) { return p.isPatternEnabled(patternAlias(t)); },
+           py::arg("type"))
       .def("getAllPatternNames", &Patterns::getAllPatternNames)
       .def("getEnabledPatternNames", &Patterns::getEnabledPatternNames)
       .def_property("InPlace", &Patterns::isInPlaceEnabled, [](Patterns &p, bool v) { p.enableInPlace(v); })
@@ -288,6 +304,26 @@ void bindPatterns(py::module_ &m) {
       .def("enableRuntimeAsserts", &Patterns::enableRuntimeAsserts, py::return_value_policy::reference_internal)
       .def("getRuntimeAssertsOn", &Patterns::getRuntimeAssertsOn)
       .def_property_readonly("level", &Patterns::level)
+      // PopART exposes each pattern as an attribute: `patterns.PreUniRepl`, `patterns.InPlace = False`.
+      .def("__getattr__",
+           [](const Patterns &p, const std::string &name) {
+             std::string n = patternAlias(name);
+             if (!Patterns::isPattern(n)) throw py::attribute_error("Patterns has no attribute or pattern '" + name + "'");
+             return p.isPatternEnabled(n);
+           })
+      .def("__setattr__",
+           [](Patterns &p, const std::string &name, bool enable) {
+             std::string n = patternAlias(name);
+             if (!Patterns::isPattern(n)) throw py::attribute_error("Patterns has no attribute or pattern '" + name + "'");
+             p.enablePattern(n, enable);
+           })
+      .def("__dir__", [](const Patterns &p) {
+        std::vector<std::string> names = p.getAllPatternNames();
+        names.insert(names.end(), {"InPlace", "UpdateInplacePrioritiesForIpu", "enablePattern", "isPatternEnabled",
+                                   "enableRuntimeAsserts", "getRuntimeAssertsOn", "getAllPatternNames",
+                                   "getEnabledPatternNames", "enableInPlace", "isInPlaceEnabled", "level"});
+        return names;
+      })
       .def("__eq__", &Patterns::operator==)
       .def("__repr__", [](const Patterns &p) {
         std::string s = "Patterns([";

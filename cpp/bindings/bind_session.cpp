@@ -4,6 +4,7 @@
 #include "popart/dataflow.hpp"
 #include "popart/devicemanager.hpp"
 #include "popart/inputshapeinfo.hpp"
+#include "popart/ir.hpp"
 #include "popart/optimizer.hpp"
 #include "popart/patterns.hpp"
 #include "popart/session.hpp"
@@ -75,6 +76,9 @@ template <class S, class C> void bindSessionMethods(C &c) {
       .def("getTensorIds", &S::getTensorIds)
       .def("getSummaryReport", &S::getSummaryReport, py::arg("resetProfile") = true)
       .def("getSerializedGraph", [](const S &s) { return py::bytes(s.getSerializedGraph()); })
+      // PopART's JSON IR: {"maingraph": [ops...], "<subgraph>": [...]}; the only format PopART has.
+      .def("_serializeIr", [](const S &s, IrSerializationFormat) { return s.getSerializedGraph(); },
+           py::arg("format"))
       .def("getCycleCount", &S::getCycleCount, py::arg("id") = "")
       .def("setRandomSeed", &S::setRandomSeed, py::arg("seedValue"))
       .def("getRandomSeed", &S::getRandomSeed)
@@ -105,7 +109,9 @@ template <class S, class C> void bindSessionMethods(C &c) {
       .def("saveVariables", &S::saveVariables, py::arg("path"))
       .def("updateEngineCache", &S::updateEngineCache)
       .def("setEngineIsLoaded", &S::setEngineIsLoaded, py::arg("isLoaded"))
-      .def("_getNumpyDtype", [](const S &s, const TensorId &id) { return numpyDtypeOf(s.getInfo(id).dataType()); });
+      .def("_getNumpyDtype", [](const S &s, const TensorId &id) { return numpyDtypeOf(s.getInfo(id).dataType()); })
+      .def("_irDataFlow", [](const S &s) { return s.getIr().getDataFlow(); })
+      .def("_irSessionOptions", [](const S &s) { return s.getIr().getSessionOptions(); });
 }
 
 std::string modelBytes(const py::object &fnModel) {
@@ -129,6 +135,12 @@ void bindSession(py::module_ &m) {
           py::arg("fnModel"), py::arg("dataFlow"), py::arg("deviceInfo"),
           py::arg("inputShapeInfo") = InputShapeInfo(), py::arg("userOptions") = SessionOptions(),
           py::arg("patterns") = Patterns(), py::arg("name") = "inference");
+  // From an Ir a front end built (popart._internal.ir.Ir, held by shared_ptr).
+  inf.def(py::init([](std::shared_ptr<Ir> ir, std::shared_ptr<DeviceInfo> device, const std::string &name) {
+            py::gil_scoped_release release;
+            return InferenceSession::createFromIr(std::move(ir), std::move(device), name);
+          }),
+          py::arg("ir"), py::arg("deviceInfo"), py::arg("name") = "fromIr");
   bindSessionMethods<InferenceSession>(inf);
 
   py::class_<TrainingSession, Session> train(m, "_TrainingSessionCore");
@@ -143,6 +155,12 @@ void bindSession(py::module_ &m) {
             py::arg("fnModel"), py::arg("dataFlow"), py::arg("loss"), py::arg("optimizer"), py::arg("deviceInfo"),
             py::arg("inputShapeInfo") = InputShapeInfo(), py::arg("userOptions") = SessionOptions(),
             py::arg("patterns") = Patterns(), py::arg("name") = "training");
+  train.def(py::init([](std::shared_ptr<Ir> ir, std::shared_ptr<DeviceInfo> device, const std::string &name,
+                        const Optimizer *optimizer) {
+              py::gil_scoped_release release;
+              return TrainingSession::createFromIr(std::move(ir), std::move(device), name, optimizer);
+            }),
+            py::arg("ir"), py::arg("deviceInfo"), py::arg("name") = "fromIr", py::arg("optimizer") = nullptr);
   bindSessionMethods<TrainingSession>(train);
   train.def("updateOptimizerFromHost", &TrainingSession::updateOptimizerFromHost, py::arg("optimizer"));
 }

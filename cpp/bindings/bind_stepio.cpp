@@ -17,8 +17,10 @@ public:
   }
 
 private:
-  void add(const TensorId &id, const py::array &a, bool isInput) {
-    contiguous(a, (isInput ? "input '" : "output '") + id + "'");
+  void add(const TensorId &id, const py::array &given, bool isInput) {
+    contiguous(given, (isInput ? "input '" : "output '") + id + "'");
+    if (!isInput) requireNativeOrder(given, "output array for '" + id + "'");
+    py::array a = isInput ? nativeOrder(given) : given;
     if (!isInput && !a.writeable()) throw error("output array for '{}' is read-only", id);
     Shape shape(a.shape(), a.shape() + a.ndim());
     Buffer b{const_cast<void *>(a.data()), TensorInfo(dataTypeOf(a.dtype()), shape)};
@@ -36,6 +38,7 @@ ConstVoidData inputFromPython(const py::function &callback, const TensorId &id, 
   py::object r = callback(id, prefetch);
   py::array a = py::array::ensure(r);
   if (!a) throw runtime_error("input callback for '{}' must return a numpy array", id);
+  a = nativeOrder(a);
   contiguous(a, "array returned by the input callback for '" + id + "'");
   Shape shape(a.shape(), a.shape() + a.ndim());
   std::vector<char> bytes(static_cast<const char *>(a.data()), static_cast<const char *>(a.data()) + a.nbytes());
@@ -49,6 +52,7 @@ public:
   explicit PyWeightsIO(const std::map<TensorId, py::array> &weights) {
     for (const auto &[id, a] : weights) {
       contiguous(a, "weight '" + id + "'");
+      requireNativeOrder(a, "weight array for '" + id + "'");
       MutableVoidData d;
       d.data = const_cast<void *>(a.data());
       d.info = TensorInfo(dataTypeOf(a.dtype()), Shape(a.shape(), a.shape() + a.ndim()));
@@ -79,6 +83,7 @@ void bindStepIO(py::module_ &m) {
                    py::array a = py::array::ensure(out(id));
                    if (!a) throw runtime_error("output callback for '{}' must return a numpy array", id);
                    contiguous(a, "array returned by the output callback for '" + id + "'");
+                   requireNativeOrder(a, "array returned by the output callback for '" + id + "'");
                    if (!a.writeable()) throw error("output callback for '{}' returned a read-only array", id);
                    MutableVoidData d;
                    d.data = a.mutable_data();

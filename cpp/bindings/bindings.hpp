@@ -12,5 +12,6 @@ void bindDevice(py::module_ &m);   // DeviceManager, DeviceInfo
 void bindStepIO(py::module_ &m);   // PyStepIO, PyStepIOCallback, PyWeightsIO
 void bindOptimizer(py::module_ &m); // SGD, ConstSGD, OptimizerValue(Map)
 void bindSession(py::module_ &m);  // DataFlow, InputShapeInfo, _InferenceSessionCore
+void bindRegistry(py::module_ &m); // OperatorIdentifier, OpDefinition, getSupportedOperations, TensorRemapType
 void bindBuilder(py::module_ &m);  // _BuilderCore, its settings types and context managers, _opSchemas
 } // namespace popart::bindings

@@ -77,4 +77,20 @@ inline py::array contiguous(const py::array &a, const std::string &what) {
   return a;
 }
 
+/// True for arrays in the non-native byte order (e.g. dtype('>f4') on x86).
+inline bool isByteSwapped(const py::array &a) { return !a.dtype().attr("isnative").cast<bool>(); }
+
+/// `a` itself, or a copy converted to native byte order (values preserved).
+inline py::array nativeOrder(const py::array &a) {
+  if (!isByteSwapped(a)) return a;
+  return py::array(a.attr("astype")(a.dtype().attr("newbyteorder")("=")));
+}
+
+/// Arrays popart writes into must be in native byte order: they cannot be converted in place.
+inline void requireNativeOrder(const py::array &a, const std::string &what) {
+  if (isByteSwapped(a))
+    throw error("{} has non-native byte order (dtype {}); pass an array of native byte order, e.g. "
+                "a.astype(a.dtype.newbyteorder('='))", what, std::string(py::str(a.dtype())));
+}
+
 } // namespace popart::bindings

@@ -60,6 +60,8 @@ from popart_core import (  # noqa: E402,F401
 )
 
 from popart.errors import OutOfMemoryException  # noqa: E402,F401
+from popart.debuginfo import DebugInfo, closePoplarDebugInfo, initializePoplarDebugInfo  # noqa: E402,F401
+from popart import writer  # noqa: E402,F401
 from popart.logger import getLogger  # noqa: E402,F401
 from popart.tensorinfo import TensorInfo  # noqa: E402,F401
 

@@ -2,6 +2,8 @@
 the opset objects (aiOnnx, aiOnnxOpsetN, aiOnnxMl, aiGraphcore) whose op
 methods are generated from the C++ op table (see popart._builder_ops)."""
 import enum
+import os
+import tempfile
 from typing import Dict, Iterable, List, Optional, Union
 
 import numpy as np
@@ -17,6 +19,26 @@ __all__ = [
 
 _DEFAULT_OPSETS = {"ai.onnx": 11, "ai.onnx.ml": 1, "ai.graphcore": 1}
 
+
+
+def _write_atomically(filename, data: bytes) -> None:
+    """Writes via a temporary file in the same folder, fsynced then renamed, so the old file survives a failure."""
+    if os.path.exists(filename) and not os.path.isfile(filename):
+        with open(filename, "wb") as f:  # a device or pipe: write in place, errors propagate
+            f.write(data)
+        return
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(filename)), prefix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, filename)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 class DebugContext:
     """Debug information attached to a node: on the CPU only its name is used."""
@@ -348,8 +370,7 @@ class Builder:
         return _typeOutputs(proto)
 
     def saveModelProto(self, filename: str) -> None:
-        with open(filename, "wb") as f:
-            f.write(self.getModelProto())
+        _write_atomically(filename, self.getModelProto())
 
     def _fillOutputTypes(self):
         untyped = lambda: [o for o in self._impl.getOutputTensorIds() if not self._impl.hasValueInfo(o)]  # noqa: E731

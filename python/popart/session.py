@@ -67,8 +67,15 @@ class InferenceSession(_SessionMixin, popart_core._InferenceSessionCore):
         self._init_common(dataFlow, userOptions)
 
     @classmethod
-    def fromIr(cls, *args, **kwargs):
-        raise popart_core.popart_exception("InferenceSession.fromIr is provided by popxl.Session")
+    def fromIr(cls, ir, deviceInfo, name: str = "fromIr") -> "InferenceSession":
+        """Creates an inference session from an IR built op by op (a
+        ``popart._internal.ir.Ir``, e.g. ``popxl.Ir()._pb_ir``). The IR is
+        prepared (patterns, constant folding, pruning, in-placing) unless it is
+        already; its data flow and session options are the session's."""
+        self = cls.__new__(cls)
+        popart_core._InferenceSessionCore.__init__(self, ir=ir, deviceInfo=deviceInfo, name=name)
+        self._init_common(self._irDataFlow(), self._irSessionOptions())
+        return self
 
 
 class TrainingSession(_SessionMixin, popart_core._TrainingSessionCore):
@@ -84,3 +91,15 @@ class TrainingSession(_SessionMixin, popart_core._TrainingSessionCore):
         super().__init__(fnModel, dataFlow, loss, optimizer, deviceInfo, inputShapeInfo, userOptions,
                          patterns, name)
         self._init_common(dataFlow, userOptions)
+
+    @classmethod
+    def fromIr(cls, ir, deviceInfo, name: str = "fromIr", optimizer=None) -> "TrainingSession":
+        """Creates a training session from an IR built op by op (a
+        ``popart._internal.ir.Ir``). The IR's final loss and optimizer (or
+        ``optimizer`` when given, for an IR not yet prepared) drive autodiff
+        and the weight updates; the IR is prepared unless it is already."""
+        self = cls.__new__(cls)
+        popart_core._TrainingSessionCore.__init__(self, ir=ir, deviceInfo=deviceInfo, name=name,
+                                                  optimizer=optimizer)
+        self._init_common(self._irDataFlow(), self._irSessionOptions())
+        return self

@@ -1,6 +1,8 @@
 // The IR: all graphs of a model plus the options and data flow it was built
-// for. Ir::prepare runs the compile pipeline (import, patterns, autodiff,
-// optimizer, folding, in-placing) that the CPU executor then lowers.
+// for. A front end builds it (Ir::prepare imports an ONNX model; PopXL and C++
+// code create ops directly), then the preparation pipeline (patterns, folding,
+// autodiff, optimizer, in-placing: transforms/pipeline.hpp) makes it ready for
+// the CPU executor.
 #pragma once
 #include "popart/names.hpp"
 #include <map>
@@ -40,7 +42,7 @@ public:
   Ir(const Ir &) = delete;
   Ir &operator=(const Ir &) = delete;
 
-  /// Imports the model and runs the compile pipeline.
+  /// Imports the ONNX model of `bundle`, then runs the preparation pipeline.
   void prepare(const IrBundle &bundle);
   bool isPrepared() const { return prepared_; }
   void setIsPrepared() { prepared_ = true; }
@@ -63,6 +65,7 @@ public:
   const Patterns &getPatterns() const { return *patterns_; }
   void setPatterns(const Patterns &p);
   const InputShapeInfo &getInputShapeInfo() const { return *inputShapeInfo_; }
+  /// The imported ONNX model; null for an IR built op by op.
   const onnxpb::Model *getModel() const { return model_.get(); }
   void setOnnxModel(const onnxpb::Model &m);
   const Optimizer *getOptimizer() const { return optimizer_.get(); }

@@ -22,6 +22,8 @@ public:
   virtual bool apply(Op *op) const = 0;
 };
 
+/// A selection of patterns. Levels as in PopART: NoPatterns enables nothing; Minimal the
+/// mandatory patterns; Default the mandatory and default ones plus InPlace; All everything.
 class Patterns {
 public:
   Patterns();  // PatternsLevel::Default
@@ -49,6 +51,11 @@ public:
                               bool mandatory, std::shared_ptr<Pattern> pattern);
   static std::vector<std::string> getAllRegisteredPatternNames();
   static bool isMandatory(const std::string &name);
+  /// True for every name enablePattern accepts (registered patterns, InPlace, UpdateInplacePrioritiesForIpu).
+  static bool isPattern(const std::string &name);
+  /// Throws naming the first mandatory pattern that is disabled (checked at session creation when
+  /// runtime asserts are on, as PopART does).
+  void ensureAllMandatoryPreAliasPatternsAreEnabled() const;
 
 private:
   PatternsLevel level_ = PatternsLevel::Default;

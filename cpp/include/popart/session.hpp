@@ -1,12 +1,12 @@
 // Sessions: compile an ONNX model for a device and run it.
 #pragma once
+#include <mutex>
 #include "popart/names.hpp"
 #include "popart/tensorinfo.hpp"
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,16 +110,18 @@ public:
 
 protected:
   Session(std::shared_ptr<DeviceInfo> device, const std::string &name);
+  /// Takes an IR a front end built; runs the preparation pipeline unless the
+  /// IR is prepared already.
+  void ctorFromIr(std::shared_ptr<Ir> ir);
   /// Parses the model and prepares the IR.
   void ctorCommonLogic(const std::string &modelProtoOrFilename, const DataFlow &dataFlow,
                        const InputShapeInfo &inputShapeInfo, const SessionOptions &options,
                        const Patterns &patterns, const TensorId &loss, const Optimizer *optimizer);
 
-  std::unique_ptr<Ir> ir_;
+  std::shared_ptr<Ir> ir_;
   std::unique_ptr<popx::Devicex> devicex_;
   std::shared_ptr<DeviceInfo> device_;
   std::string name_;
-  std::mutex runMutex_;  // serialises run() calls on this session
   void countStepElements();
   void checkStepInputIds(const StepIOGeneric &io) const;
   void refuseConstantOperands(const std::function<bool(const TensorId &)> &names, const std::string &what) const;
@@ -130,6 +132,7 @@ protected:
   bool weightsOnDevice_ = false;
   bool hostWeightsInSync_ = true;
   bool engineLoaded_ = false;
+  std::mutex runMutex_;  // run() calls on one session are serialised; sessions stay independent
 };
 
 class InferenceSession : public Session {
@@ -142,6 +145,10 @@ public:
   static std::unique_ptr<InferenceSession>
   createFromOnnxModel(const std::string &model, const DataFlow &dataFlow,
                       std::shared_ptr<DeviceInfo> device);
+  /// A session for an IR built op by op (or by any front end); the IR is
+  /// prepared here if it is not yet. The IR must have no optimizer.
+  static std::unique_ptr<InferenceSession> createFromIr(std::shared_ptr<Ir> ir, std::shared_ptr<DeviceInfo> deviceInfo,
+                                                        const std::string name = "");
 
 private:
   using Session::Session;
@@ -158,6 +165,12 @@ public:
   static std::unique_ptr<TrainingSession>
   createFromOnnxModel(const std::string &model, const DataFlow &dataFlow, const TensorId &loss,
                       const Optimizer &optimizer, std::shared_ptr<DeviceInfo> device);
+  /// A training session for an IR built op by op: the IR's optimizer (set
+  /// with Ir::setOptimizer, or `optimizer` when given) and final loss drive
+  /// autodiff and the weight updates; the IR is prepared here if it is not yet.
+  static std::unique_ptr<TrainingSession> createFromIr(std::shared_ptr<Ir> ir, std::shared_ptr<DeviceInfo> deviceInfo,
+                                                       const std::string name = "",
+                                                       const Optimizer *optimizer = nullptr);
   /// Changes non-const hyper-parameters without recompiling; throws when the
   /// new optimizer differs in type, const values or weight-specific entries.
   void updateOptimizerFromHost(const Optimizer *optimizer);

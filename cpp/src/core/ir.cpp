@@ -1,6 +1,5 @@
-// The IR and its compile pipeline.
+// The IR: graphs, options and the state shared by every layer.
 #include "popart/ir.hpp"
-#include "onnx/import.hpp"
 #include "onnx/model.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/error.hpp"
@@ -11,15 +10,6 @@
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
-#include "transforms/autodiff.hpp"
-#include "transforms/recompute.hpp"
-#include "transforms/constfold.hpp"
-#include "transforms/host_copy_ops.hpp"
-#include "transforms/inplace.hpp"
-#include "transforms/order_modifiers.hpp"
-#include "transforms/prune.hpp"
-#include <cstdlib>
-#include <fstream>
 
 namespace popart {
 
@@ -102,59 +92,6 @@ TensorId Ir::createIntermediateTensorId(const TensorId &base) {
     for (const auto &kv : graphs_) used = used || kv.second->getTensors().contains(id);
     if (!used) return id;
   }
-}
-
-namespace {
-
-void checkAnchors(const Ir &ir) {
-  for (const auto &id : ir.getDataFlow().anchors())
-    if (!ir.getMainGraph().getTensors().contains(id))
-      throw error("anchor tensor '{}' is not in the model (it may have been removed as unused, or "
-                  "the name is misspelt)", id);
-}
-
-} // namespace
-
-void Ir::prepare(const IrBundle &b) {
-  if (prepared_) throw error("Ir::prepare called twice");
-  if (!b.model) throw error("Ir::prepare needs an ONNX model");
-  if (b.userOptions) setUserOptions(*b.userOptions);
-  if (b.dataFlow) setDataFlow(*b.dataFlow);
-  if (b.patterns) setPatterns(*b.patterns);
-  if (b.inputShapeInfo) *inputShapeInfo_ = *b.inputShapeInfo;
-  if (b.optimizer) setOptimizer(*b.optimizer);
-  finalLossId_ = b.loss;
-  setOnnxModel(*b.model);
-
-  importModel(*this);
-  if (!isTraining()) checkAnchors(*this);
-  dotCheckpoint("FWD0");
-  for (Graph *g : getAllGraphs()) patterns_->applyAll(*g);
-  dotCheckpoint("FWD1");
-  for (Graph *g : getAllGraphs()) foldConstants(*g);
-  for (Graph *g : getAllGraphs()) orderModifiers(*g);
-  if (isTraining()) {
-    std::set<OpId> forward;
-    for (const auto &[id, op] : getMainGraph().getOps()) forward.insert(id);
-    autodiff(*this);
-    recompute(*this, forward);
-    dotCheckpoint("BWD0");
-    for (Graph *g : getAllGraphs()) patterns_->applyAll(*g);  // backward graphs of sub-graphs too
-    addOptimizerOps(*this);
-  }
-  prune(getMainGraph());
-  if (getSessionOptions().useHostCopyOps) addHostCopyOps(*this);
-  dotCheckpoint("PREALIAS");
-  if (patterns_->isInPlaceEnabled())
-    for (Graph *g : getAllGraphs()) inplace(*g);
-  checkAnchors(*this);
-  dotCheckpoint("FINAL");
-  if (const char *dump = std::getenv("POPART_IR_DUMP")) {
-    std::ofstream f(dump);
-    if (!f) throw error("POPART_IR_DUMP: cannot write '{}'", dump);
-    f << serialise();
-  }
-  prepared_ = true;
 }
 
 } // namespace popart

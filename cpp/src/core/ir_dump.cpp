@@ -38,8 +38,8 @@ public:
 std::string tensorList(const TensorIndexMap &m) {
   std::string s;
   for (const auto &[i, t] : m.tensorMap())
-    s += std::string(s.empty() ? "" : ",") + "{\"index\":" + std::to_string(i) + ",\"id\":\"" +
-         jsonEscape(t->id) + "\",\"type\":\"" + t->info.data_type() + "\",\"shape\":\"" +
+    s += std::string(s.empty() ? "" : ",") + "{\"index\":" + std::to_string(i) + ",\"name\":\"" +
+         jsonEscape(t->id) + "\",\"id\":\"" + jsonEscape(t->id) + "\",\"type\":\"" + t->info.data_type() + "\",\"shape\":\"" +
          t->info.shapeString() + "\"}";
   return s;
 }

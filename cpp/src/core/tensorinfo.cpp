@@ -1,5 +1,6 @@
 #include "popart/tensorinfo.hpp"
 #include "popart/error.hpp"
+#include <algorithm>
 #include <ostream>
 
 namespace popart {
@@ -25,23 +26,17 @@ TensorInfo::TensorInfo(const std::string &type, const std::string &shapeText) {
   set(dataTypeFromString(type), std::move(s));
 }
 
-// Element count of `s`, or an error when the product of its dimensions does
-// not fit in int64 (a wrapped count would let undersized data pass checks).
-static int64_t checkedCount(const Shape &s) {
-  int64_t n = 1;
-  for (auto d : s) {
-    if (d < 0) throw error("invalid shape {}: dimensions must be non-negative", s);
-    if (__builtin_mul_overflow(n, d, &n))
-      throw error("invalid shape {}: the number of elements overflows int64", s);
-  }
-  return n;
-}
-
 void TensorInfo::set(DataType t, Shape s) {
-  int64_t n = checkedCount(s), bytes = 0;
-  if (__builtin_mul_overflow(n, dataTypeSize(t), &bytes))
-    throw error("invalid shape {}: the size in bytes of {} elements of type {} overflows int64", s, n,
-                popart::toString(t));
+  for (auto d : s)
+    if (d < 0) throw error("invalid shape {}: dimensions must be non-negative", s);
+  // Element and byte counts must fit int64 so nelms()/nbytes() never wrap.
+  int64_t n = 1;
+  for (auto d : s)
+    if (__builtin_mul_overflow(n, d, &n))
+      throw error("invalid shape {}: the element count overflows 64 bits", s);
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(n, std::max<int64_t>(dataTypeSize(t), 1), &bytes))
+    throw error("invalid shape {} of {}: the byte size overflows 64 bits", s, popart::toString(t));
   type_ = t;
   shape_ = std::move(s);
 }

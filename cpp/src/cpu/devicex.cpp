@@ -11,6 +11,7 @@
 #include "popart/logging.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include "transforms/constfold.hpp"
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -408,5 +409,16 @@ std::map<OutIndex, std::vector<char>> Devicex::evaluateConstOp(Op &op) {
   for (auto &[i, bytes] : outs) bytes.resize(static_cast<size_t>(op.outInfo(i).nbytes()));
   return outs;
 }
+
+namespace {
+
+// Constant folding runs ops with their CPU kernels.
+const bool constEvaluatorRegistered = [] {
+  registerConstEvaluator({[](const OperatorIdentifier &id) { return OpxManager::hasOpx(id); },
+                          [](Op &op) { return Devicex::evaluateConstOp(op); }});
+  return true;
+}();
+
+} // namespace
 
 } // namespace popart::popx

@@ -14,8 +14,7 @@ struct Interval {
   int64_t start, end, size;
 };
 
-// The input whose memory `t` shares (an in-place or view op's aliased input of
-// the same size), or null when `t` owns its memory.
+// The input `t` aliases whole (same size), or null.
 const Tensor *aliasParent(const Tensor *t) {
   Op *p = t->getProducerUnsafe();
   if (!p) return nullptr;
@@ -27,24 +26,20 @@ const Tensor *aliasParent(const Tensor *t) {
   return nullptr;
 }
 
-// Walks alias links iteratively (no recursion depth tied to chain length) and
-// caches the root of every tensor on the way, so a whole chain costs O(N).
+// Iterative and memoised: every tensor is walked once, whatever the chain length.
 const Tensor *findRoot(const Tensor *t, MemoryPlan &plan) {
   std::vector<const Tensor *> path;
-  const Tensor *r = t;
-  for (;;) {
-    auto known = plan.aliasRoot.find(r);
-    if (known != plan.aliasRoot.end()) {
-      r = known->second;
-      break;
-    }
-    const Tensor *parent = aliasParent(r);
+  const Tensor *root = t;
+  while (true) {
+    auto known = plan.aliasRoot.find(root);
+    if (known != plan.aliasRoot.end()) { root = known->second; break; }
+    const Tensor *parent = aliasParent(root);
     if (!parent) break;
-    path.push_back(r);
-    r = parent;
+    path.push_back(root);
+    root = parent;
   }
-  for (const Tensor *x : path) plan.aliasRoot[x] = r;
-  return r;
+  for (const Tensor *x : path) plan.aliasRoot[x] = root;
+  return root;
 }
 
 int64_t placeFirstFit(const Interval &x, const std::vector<std::pair<const Interval *, int64_t>> &placed) {

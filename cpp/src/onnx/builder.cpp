@@ -1,5 +1,6 @@
 // popart::Builder: the public face of BuilderImpl (model I/O, ops, queries).
 // Node attributes and PopART annotations are in builder_annotations.cpp.
+#include "onnx/atomic_file.hpp"
 #include "onnx/builder_impl.hpp"
 #include "onnx/op_schema.hpp"
 #include "popart/error.hpp"
@@ -158,31 +159,17 @@ int64_t Builder::getOpsetVersion(const std::string &domain) const {
 std::string Builder::getModelProto() const { return onnxpb::serializeModel(impl_->exportModel()); }
 
 void Builder::saveModelProto(const std::string &filename) const {
-  std::ofstream out(filename, std::ios::binary);
-  if (!out) throw error("saveModelProto: cannot open '{}' for writing", filename);
-  auto bytes = getModelProto();
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw error("saveModelProto: failed writing '{}'", filename);
+  writeFileAtomically(filename, getModelProto(), "saveModelProto");
 }
 
 void Builder::saveInitializersExternally(const std::vector<TensorId> &ids, const std::string &filename) {
-  std::ofstream out(filename, std::ios::binary | std::ios::trunc);
-  if (!out) throw error("saveInitializersExternally: cannot open '{}' for writing", filename);
-  int64_t offset = 0;
+  std::vector<onnxpb::Tensor *> ts;
   for (const auto &id : ids) {
     auto *t = impl_->findInitializer(id);
     if (!t) throw error("saveInitializersExternally: '{}' is not an initializer", id);
-    if (!t->hasRawData) throw error("saveInitializersExternally: '{}' has no raw data to save", id);
-    out.write(t->rawData.data(), static_cast<std::streamsize>(t->rawData.size()));
-    auto length = static_cast<int64_t>(t->rawData.size());
-    t->externalData = {{"location", filename}, {"offset", std::to_string(offset)},
-                       {"length", std::to_string(length)}};
-    t->dataLocation = 1;
-    t->hasRawData = false;
-    t->rawData.clear();
-    offset += length;
+    ts.push_back(t);
   }
-  if (!out) throw error("saveInitializersExternally: failed writing '{}'", filename);
+  onnxpb::writeExternalData(ts, filename);
 }
 
 void Builder::setGraphName(const std::string &name) { impl_->graph().name = name; }

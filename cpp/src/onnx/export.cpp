@@ -12,7 +12,7 @@ namespace popart {
 
 std::string exportModelWithWeights(const Ir &ir) {
   const onnxpb::Model *orig = ir.getModel();
-  if (!orig) throw error("the session has no ONNX model to export");
+  if (!orig) throw error("modelToHost: the IR was built op by op and has no ONNX model to export; read the weights with readWeights or weightsToHost instead");
   onnxpb::Model m = *orig;
   const Graph &g = ir.getMainGraph();
   for (auto &init : m.graph.initializer) {

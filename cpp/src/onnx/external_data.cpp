@@ -1,5 +1,6 @@
 // External tensor data (TensorProto.data_location = EXTERNAL): the bytes are
 // read from a file next to the model, whose path may not leave the model folder.
+#include "onnx/atomic_file.hpp"
 #include "onnx/model.hpp"
 #include "onnx/wire.hpp"
 #include "popart/error.hpp"
@@ -32,7 +33,17 @@ std::filesystem::path externalPath(const Tensor &t, const std::string &location,
   if (escapes)
     throw error("tensor '{}' has external data location '{}' outside the model folder '{}'",
                 t.name, location, baseDir);
-  return std::filesystem::path(baseDir) / loc;
+  // Symlinks are resolved before the containment check, so a link inside the
+  // folder cannot point elsewhere.
+  std::error_code ec;
+  auto root = std::filesystem::canonical(baseDir.empty() ? "." : baseDir, ec);
+  auto real = std::filesystem::canonical(std::filesystem::path(baseDir) / loc, ec);
+  if (ec) throw error("cannot read external data file '{}' of tensor '{}'", location, t.name);
+  auto [rootEnd, realIt] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+  if (rootEnd != root.end())
+    throw error("tensor '{}' has external data location '{}', which resolves to '{}' outside the model folder '{}'",
+                t.name, location, real.string(), root.string());
+  return real;
 }
 
 void loadExternal(Tensor &t, const std::string &baseDir) {
@@ -100,6 +111,26 @@ Model loadModelFile(const std::string &path) {
 
 void resolveExternalData(Model &model, const std::string &baseDir) {
   resolveGraph(model.graph, baseDir);
+}
+
+void writeExternalData(const std::vector<Tensor *> &tensors, const std::string &filename) {
+  // Validate and write everything first; the tensors change only once the file is safely on disk.
+  std::string bytes;
+  for (const Tensor *t : tensors) {
+    if (!t->hasRawData) throw error("saveInitializersExternally: '{}' has no raw data to save", t->name);
+    bytes.append(t->rawData.begin(), t->rawData.end());
+  }
+  writeFileAtomically(filename, bytes, "saveInitializersExternally");
+  int64_t offset = 0;
+  for (Tensor *t : tensors) {
+    auto length = static_cast<int64_t>(t->rawData.size());
+    t->externalData = {{"location", filename}, {"offset", std::to_string(offset)},
+                       {"length", std::to_string(length)}};
+    t->dataLocation = 1;
+    t->hasRawData = false;
+    t->rawData.clear();
+    offset += length;
+  }
 }
 
 } // namespace popart::onnxpb

@@ -144,5 +144,8 @@ std::string serializeTensor(const Tensor &tensor);
 /// Loads the bytes of every tensor stored externally (data_location = EXTERNAL)
 /// into raw_data, reading files relative to `baseDir`.
 void resolveExternalData(Model &model, const std::string &baseDir);
+/// Writes the raw_data of `tensors` one after the other to `filename` and makes
+/// each refer to its bytes there (data_location EXTERNAL, location = filename).
+void writeExternalData(const std::vector<Tensor *> &tensors, const std::string &filename);
 
 } // namespace popart::onnxpb

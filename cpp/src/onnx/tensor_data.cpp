@@ -52,7 +52,7 @@ std::vector<char> unpack(const std::vector<char> &packed, int64_t n, int64_t bit
 std::string packedRawData(const TensorInfo &info, const void *data) {
   const char *bytes = static_cast<const char *>(data);
   const int64_t bits = dataTypeBits(info.dataType()), n = info.nelms();
-  if (bits == 0) throw error("cannot store data of type {}", info.data_type());
+  if (bits == 0) throw error("tensors of type {} have no numeric storage", toString(info.dataType()));
   if (bits >= 8) return std::string(bytes, static_cast<size_t>(info.nbytes()));
   const int64_t perByte = 8 / bits;
   const unsigned mask = (1u << bits) - 1;
@@ -73,7 +73,7 @@ std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info) {
   std::vector<char> out;
   DataType type = info.dataType();
   if (dataTypeBits(type) == 0)
-    throw error("tensor '{}' has data type {}, which popart cannot hold as tensor data", t.name,
+    throw error("tensor '{}' has type {}, which has no numeric storage and is not supported", t.name,
                 toString(type));
   if (t.hasRawData) {
     out.assign(t.rawData.begin(), t.rawData.end());

@@ -27,7 +27,6 @@ const PatternEntry *findPattern(const std::string &name) {
 }
 
 bool inLevel(const PatternEntry &e, PatternsLevel level) {
-  if (e.mandatory) return true;
   if (level == PatternsLevel::All) return true;
   return std::find(e.levels.begin(), e.levels.end(), level) != e.levels.end();
 }
@@ -54,7 +53,8 @@ bool Patterns::isMandatory(const std::string &name) {
 Patterns::Patterns() : Patterns(PatternsLevel::Default) {}
 
 Patterns::Patterns(PatternsLevel level) : level_(level) {
-  inplace_ = level != PatternsLevel::NoPatterns;
+  inplace_ = level == PatternsLevel::Default || level == PatternsLevel::All;
+  updateInplacePrioritiesForIpu_ = inplace_;
 }
 
 Patterns::Patterns(const std::vector<std::string> &names) : level_(PatternsLevel::NoPatterns) {
@@ -67,19 +67,18 @@ Patterns::Patterns(const std::vector<std::string> &names) : level_(PatternsLevel
 
 Patterns &Patterns::enablePattern(const std::string &name, bool enable) {
   if (name == "InPlace") return enableInPlace(enable);
+  if (name == "UpdateInplacePrioritiesForIpu") return enableUpdateInplacePrioritiesForIpu(enable);
   if (!findPattern(name))
     throw error("unknown pattern '{}'; known patterns: {}", name, getAllRegisteredPatternNames());
-  if (!enable && isMandatory(name))
-    logging::pattern::warn("pattern '{}' is mandatory on the CPU and stays enabled", name);
   enabled_[name] = enable;
   return *this;
 }
 
 bool Patterns::isPatternEnabled(const std::string &name) const {
   if (name == "InPlace") return inplace_;
+  if (name == "UpdateInplacePrioritiesForIpu") return updateInplacePrioritiesForIpu_;
   const PatternEntry *e = findPattern(name);
   if (!e) throw error("unknown pattern '{}'", name);
-  if (e->mandatory) return true;
   auto it = enabled_.find(name);
   return it != enabled_.end() ? it->second : inLevel(*e, level_);
 }
@@ -91,6 +90,18 @@ std::vector<std::string> Patterns::getEnabledPatternNames() const {
   for (const auto &e : patternRegistry())
     if (isPatternEnabled(e.name)) names.push_back(e.name);
   return names;
+}
+
+bool Patterns::isPattern(const std::string &name) {
+  return name == "InPlace" || name == "UpdateInplacePrioritiesForIpu" || findPattern(name) != nullptr;
+}
+
+void Patterns::ensureAllMandatoryPreAliasPatternsAreEnabled() const {
+  for (const auto &e : patternRegistry())
+    if (e.mandatory && !isPatternEnabled(e.name))
+      throw error("the mandatory pattern '{}' is disabled; enable it (Patterns.enablePattern('{}', True)) or turn "
+                  "this check off with Patterns.enableRuntimeAsserts(False)",
+                  e.name, e.name);
 }
 
 bool Patterns::operator==(const Patterns &o) const {

@@ -2,19 +2,25 @@
 // compiling is importing and preparing the IR, which the constructor does.
 // A file holds a fingerprint of the prepared IR (so a file cannot be loaded
 // into a session compiled from another model or options) and, optionally,
-// the Variables. Layout, little-endian:
+// the Variables (weights and optimizer state). Layout, little-endian:
 //   "POPART-CPU-EXE\n" | u64 fingerprint | u64 count |
-//   count x (u32 id length, id, i32 ONNX data type, u64 bytes, bytes)
+//   count x (u32 id length, id, i32 ONNX data type, u64 bytes, bytes) | u64 checksum
+// The checksum (FNV-1a, 64 bits) covers everything before it, so flipped bits,
+// truncation and trailing garbage are all detected. Files are written
+// atomically; loads parse and validate the whole file before changing anything.
 #include "cpu/devicex.hpp"
+#include "onnx/atomic_file.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
 #include "popart/session.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sstream>
 
 namespace popart {
 namespace {
@@ -23,13 +29,40 @@ const char kMagic[] = "POPART-CPU-EXE\n";
 
 uint64_t fingerprint(const Ir &ir) { return std::hash<std::string>{}(ir.serialise()); }
 
-template <class T> void put(std::ostream &o, T v) { o.write(reinterpret_cast<const char *>(&v), sizeof(v)); }
-
-template <class T> T get(std::istream &in, const std::string &file) {
-  T v{};
-  if (!in.read(reinterpret_cast<char *>(&v), sizeof(v))) throw error("executable '{}' is truncated", file);
-  return v;
+uint64_t checksum(const char *data, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 1099511628211ull;
+  return h;
 }
+
+template <class T> void put(std::string &o, T v) { o.append(reinterpret_cast<const char *>(&v), sizeof(v)); }
+
+// Reads fields from an in-memory file; every length is checked against the bytes left.
+class Reader {
+public:
+  Reader(const std::string &bytes, size_t end, const std::string &file) : bytes_(bytes), end_(end), file_(file) {}
+  template <class T> T get() {
+    T v{};
+    std::memcpy(&v, take(sizeof(T)), sizeof(T));
+    return v;
+  }
+  std::string getBytes(uint64_t n) {
+    const char *p = take(n);
+    return std::string(p, static_cast<size_t>(n));
+  }
+  bool atEnd() const { return pos_ == end_; }
+
+private:
+  const char *take(uint64_t n) {
+    if (n > end_ - pos_) throw error("executable '{}' is truncated or corrupt (a length field exceeds the file)", file_);
+    const char *p = bytes_.data() + pos_;
+    pos_ += static_cast<size_t>(n);
+    return p;
+  }
+  const std::string &bytes_;
+  size_t end_, pos_ = 0;
+  const std::string &file_;
+};
 
 std::string resolvePath(const std::string &path, const std::string &name) {
   std::error_code ec;
@@ -38,9 +71,7 @@ std::string resolvePath(const std::string &path, const std::string &name) {
 }
 
 void writeFile(const Ir &ir, const std::string &file, bool withVariables) {
-  std::ofstream o(file, std::ios::binary);
-  if (!o) throw error("cannot write executable '{}'", file);
-  o.write(kMagic, sizeof(kMagic) - 1);
+  std::string o(kMagic, sizeof(kMagic) - 1);
   put<uint64_t>(o, fingerprint(ir));
   std::vector<const Tensor *> vars;
   if (withVariables)
@@ -49,41 +80,64 @@ void writeFile(const Ir &ir, const std::string &file, bool withVariables) {
   put<uint64_t>(o, vars.size());
   for (const Tensor *t : vars) {
     put<uint32_t>(o, static_cast<uint32_t>(t->id.size()));
-    o.write(t->id.data(), static_cast<std::streamsize>(t->id.size()));
+    o += t->id;
     put<int32_t>(o, onnxDataType(t->info.dataType()));
     put<uint64_t>(o, t->tensorData().size());
-    o.write(t->tensorData().data(), static_cast<std::streamsize>(t->tensorData().size()));
+    o.append(t->tensorData().data(), t->tensorData().size());
   }
-  if (!o) throw error("failed writing executable '{}'", file);
+  put<uint64_t>(o, checksum(o.data(), o.size()));
+  writeFileAtomically(file, o, "saveExecutable");
 }
 
-void readFile(Ir &ir, const std::string &file) {
+std::string readAll(const std::string &file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) throw error("cannot read executable '{}'", file);
-  std::string magic(sizeof(kMagic) - 1, '\0');
-  if (!in.read(magic.data(), static_cast<std::streamsize>(magic.size())) || magic != kMagic)
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw error("error reading executable '{}'", file);
+  return ss.str();
+}
+
+// Parses and validates the whole file; returns the variables' new contents without touching the IR.
+std::vector<std::pair<Tensor *, std::string>> parseFile(Ir &ir, const std::string &file) {
+  const std::string bytes = readAll(file);
+  const size_t magicLen = sizeof(kMagic) - 1;
+  if (bytes.size() < magicLen || bytes.compare(0, magicLen, kMagic) != 0)
     throw error("'{}' is not a popart-cpu executable (saveExecutable / compileAndExport write them)", file);
-  if (get<uint64_t>(in, file) != fingerprint(ir))
+  if (bytes.size() < magicLen + 3 * sizeof(uint64_t)) throw error("executable '{}' is truncated", file);
+  const size_t body = bytes.size() - sizeof(uint64_t);
+  uint64_t stored = 0;
+  std::memcpy(&stored, bytes.data() + body, sizeof(stored));
+  if (stored != checksum(bytes.data(), body))
+    throw error("executable '{}' is corrupt: its checksum does not match (truncated, modified or with trailing "
+                "bytes)", file);
+  Reader r(bytes, body, file);
+  r.getBytes(magicLen);
+  if (r.get<uint64_t>() != fingerprint(ir))
     throw error("executable '{}' was compiled from a different model or options than this session", file);
-  const auto count = get<uint64_t>(in, file);
+  const auto count = r.get<uint64_t>();
   Graph &g = ir.getMainGraph();
+  std::vector<std::pair<Tensor *, std::string>> staged;
   for (uint64_t k = 0; k < count; ++k) {
-    std::string id(get<uint32_t>(in, file), '\0');
-    if (!in.read(id.data(), static_cast<std::streamsize>(id.size()))) throw error("executable '{}' is truncated", file);
-    const auto onnxType = get<int32_t>(in, file);
-    std::vector<char> bytes(get<uint64_t>(in, file));
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size())))
-      throw error("executable '{}' is truncated", file);
+    std::string id = r.getBytes(r.get<uint32_t>());
+    const auto onnxType = r.get<int32_t>();
+    std::string data = r.getBytes(r.get<uint64_t>());
     if (!g.getTensors().contains(id) || g.getTensor(id)->tensorType() != TensorType::Variable)
       throw error("executable '{}' has variable '{}', which this session does not have", file, id);
     Tensor *t = g.getTensor(id);
     if (onnxType != onnxDataType(t->info.dataType()))
       throw error("executable '{}': variable '{}' has ONNX type {}, the session's is {}", file, id, onnxType,
                   t->info.data_type());
-    if (static_cast<int64_t>(bytes.size()) != t->info.nbytes())
-      throw error("executable '{}': variable '{}' has {} bytes, expected {}", file, id, bytes.size(), t->info.nbytes());
-    t->setTensorData(bytes);
+    if (static_cast<int64_t>(data.size()) != t->info.nbytes())
+      throw error("executable '{}': variable '{}' has {} bytes, expected {}", file, id, data.size(), t->info.nbytes());
+    staged.emplace_back(t, std::move(data));
   }
+  if (!r.atEnd()) throw error("executable '{}' has unexpected bytes after its last variable", file);
+  return staged;
+}
+
+void readFile(Ir &ir, const std::string &file) {
+  for (auto &[t, data] : parseFile(ir, file)) t->setTensorData(data.data(), static_cast<int64_t>(data.size()));
 }
 
 } // namespace

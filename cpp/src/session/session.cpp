@@ -1,6 +1,7 @@
 // Session: model parsing, IR preparation, device programs and the run API.
 #include "popart/session.hpp"
 #include "cpu/devicex.hpp"
+#include "onnx/atomic_file.hpp"
 #include "onnx/import.hpp"
 #include "ops/host_io.hpp"
 #include "onnx/model.hpp"
@@ -13,6 +14,7 @@
 #include "popart/logging.hpp"
 #include "popart/optimizer.hpp"
 #include "transforms/autodiff.hpp"
+#include "transforms/pipeline.hpp"
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/stepio.hpp"
@@ -53,6 +55,14 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
   b.sessionName = name_;
   ir_->prepare(b);
   if (optimizer) refuseOptimizingConstants(*optimizer);
+  devicex_ = std::make_unique<popx::Devicex>(*ir_);
+}
+
+void Session::ctorFromIr(std::shared_ptr<Ir> ir) {
+  if (!ir) throw error("session '{}': createFromIr needs an IR (got null)", name_);
+  ir_ = std::move(ir);
+  if (!ir_->isPrepared()) runIrPipeline(*ir_);
+  if (const Optimizer *optimizer = ir_->getOptimizer()) refuseOptimizingConstants(*optimizer);
   devicex_ = std::make_unique<popx::Devicex>(*ir_);
 }
 
@@ -189,16 +199,14 @@ void Session::checkStepInputIds(const StepIOGeneric &io) const {
 void Session::run(IStepIO &io, const std::string &debugName) { run("", io, debugName); }
 
 void Session::run(const std::string &handle, IStepIO &io, const std::string &debugName) {
-  // The executor keeps the step IO while it runs: calls on one session take turns.
-  std::lock_guard<std::mutex> turn(runMutex_);
   if (!isPrepared()) throw error("run() called on session '{}' before prepareDevice()", name_);
-  if (engineLoaded_ && !device_->isAttached())
-    throw error("run() called on session '{}' after its device was detached; attach the device "
-                "again and call loadEngineAndConnectStreams() before running", name_);
   if (device_->getType() == DeviceType::OfflineIpu)
     throw error("the session was compiled for an offline IPU device, which cannot run programs");
   if (!handle.empty() && handle != "main")
     throw error("unknown program handle '{}' (this session has the main program only)", handle);
+  if (!device_->isAttached())
+    throw error("run() called on session '{}' after its device was detached; attach it again first", name_);
+  std::lock_guard<std::mutex> lock(runMutex_);
   if (!engineLoaded_) loadEngineAndConnectStreams();
   if (const auto *generic = dynamic_cast<const StepIOGeneric *>(&io)) checkStepInputIds(*generic);
   io.beginStep(stepElements_.inputs, stepElements_.anchors);
@@ -227,9 +235,7 @@ void Session::connectStreamToCallback(const TensorId &id, std::function<void(voi
 
 void Session::modelToHost(const std::string &fileName) {
   weightsToHost();
-  std::ofstream f(fileName, std::ios::binary);
-  if (!f) throw error("modelToHost: cannot write '{}'", fileName);
-  f << exportModelWithWeights(*ir_);
+  writeFileAtomically(fileName, exportModelWithWeights(*ir_), "modelToHost");
 }
 
 void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {
@@ -312,6 +318,33 @@ std::unique_ptr<TrainingSession> TrainingSession::createFromOnnxModel(const std:
                                                                       std::shared_ptr<DeviceInfo> device) {
   return createFromOnnxModel(model, dataFlow, loss, optimizer, std::move(device), InputShapeInfo(), SessionOptions(),
                              Patterns());
+}
+
+std::unique_ptr<InferenceSession> InferenceSession::createFromIr(std::shared_ptr<Ir> ir,
+                                                                 std::shared_ptr<DeviceInfo> deviceInfo,
+                                                                 const std::string name) {
+  if (ir && ir->isTraining())
+    throw error("InferenceSession.createFromIr: the IR has an optimizer (it trains); use TrainingSession");
+  std::unique_ptr<InferenceSession> s(new InferenceSession(std::move(deviceInfo), name));
+  s->ctorFromIr(std::move(ir));
+  return s;
+}
+
+std::unique_ptr<TrainingSession> TrainingSession::createFromIr(std::shared_ptr<Ir> ir,
+                                                               std::shared_ptr<DeviceInfo> deviceInfo,
+                                                               const std::string name, const Optimizer *optimizer) {
+  if (ir && optimizer) {
+    if (ir->isPrepared())
+      throw error("TrainingSession.createFromIr: the IR is prepared already; its optimizer cannot be set now");
+    ir->setOptimizer(*optimizer);
+  }
+  if (ir && !ir->isTraining())
+    throw error("TrainingSession.createFromIr: the IR has no optimizer; set one (Ir::setOptimizer) or pass it");
+  if (ir && !ir->isPrepared() && ir->getFinalLossId().empty())
+    throw error("TrainingSession.createFromIr: the IR has no final loss (Ir::setFinalLossId)");
+  std::unique_ptr<TrainingSession> s(new TrainingSession(std::move(deviceInfo), name));
+  s->ctorFromIr(std::move(ir));
+  return s;
 }
 
 void TrainingSession::updateOptimizerFromHost(const Optimizer *optimizer) {

@@ -7,6 +7,7 @@
 #include "autodiff.hpp"
 #include "autodiff/backward_graph.hpp"
 #include "ops/controlflow.hpp"
+#include "popart/dataflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
@@ -197,6 +198,26 @@ const BackwardGraph &BackwardGraphs::shared(Graph &fwd) {
   return shared_[&fwd] = std::move(b);
 }
 
+namespace {
+
+/// Main-graph tensors that are not weights and whose gradient is anchored
+/// (reservedGradientPrefix() + id): model inputs and activations alike.
+std::vector<Tensor *> anchoredGradientInputs(Ir &ir) {
+  std::vector<Tensor *> ts;
+  const std::string prefix = reservedGradientPrefix();
+  Graph &g = ir.getMainGraph();
+  for (const auto &a : ir.getDataFlow().anchors()) {
+    if (a.rfind(prefix, 0) != 0) continue;
+    TensorId id = a.substr(prefix.size());
+    if (!g.getTensors().contains(id)) continue;
+    Tensor *t = g.getTensor(id);
+    if (t->tensorType() != TensorType::Variable && differentiable(t)) ts.push_back(t);
+  }
+  return ts;
+}
+
+} // namespace
+
 void autodiff(Ir &ir) {
   Graph &g = ir.getMainGraph();
   const TensorId &lossId = ir.getFinalLossId();
@@ -209,9 +230,16 @@ void autodiff(Ir &ir) {
                 lossId, loss->info.shapeString());
   if (!differentiable(loss)) throw error("the loss '{}' has type {}, expected a float type", lossId, loss->info.data_type());
   std::vector<Tensor *> weights = g.getTensors().getOfType(TensorType::Variable);
+  std::vector<Tensor *> wrt = weights;
+  for (Tensor *in : anchoredGradientInputs(ir)) wrt.push_back(in);
   BackwardGraphs graphs;
-  Autodiff ad(g, g, weights, graphs);
-  if (!ad.needs(loss)) throw error("the loss '{}' does not depend on any trainable weight", lossId);
+  Autodiff ad(g, g, wrt, graphs);
+  if (!ad.needs(loss)) {
+    // PopART allows it: there is nothing to update and no gradient to return.
+    logging::transform::warn("the loss '{}' depends on no trainable weight: the training step updates nothing",
+                             lossId);
+    return;
+  }
 
   // The loss gradient is the loss-scaling factor, a tensor the optimizer can update.
   TensorId seed = reservedLossScalingPrefix() + loss->info.data_type();
@@ -219,7 +247,7 @@ void autodiff(Ir &ir) {
   g.getTensors().addVarInit(seed, loss->info, bytes.data());
   ad.seed(loss, seed, true);
   ad.run();
-  for (Tensor *w : weights)
+  for (Tensor *w : wrt)
     if (ad.needs(w)) ad.gradOf(w);
   logging::transform::info("autodiff: {} ops in the training graph", g.getOps().size());
 }

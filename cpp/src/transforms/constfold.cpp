@@ -1,5 +1,4 @@
 #include "constfold.hpp"
-#include "cpu/devicex.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/logging.hpp"
@@ -8,13 +7,18 @@
 namespace popart {
 namespace {
 
+ConstEvaluator &constEvaluator() {
+  static ConstEvaluator e;
+  return e;
+}
+
 bool foldable(const Op &op) {
   if (op.input->n() == 0 || op.requiresRandomSeed() || op.hasSideEffect() || op.isLossOp()) return false;
   for (const auto &[i, t] : op.input->tensorMap())
     if (!op.readsOnlyInputInfo() && (t->tensorType() != TensorType::Const || !t->hasTensorData())) return false;
   for (const auto &[i, t] : op.output->tensorMap())
     if (t->isGraphOutput()) return false;
-  return popx::OpxManager::hasOpx(op.opid);
+  return constEvaluator().canEvaluate && constEvaluator().canEvaluate(op.opid);
 }
 
 // Replaces ActGrad tensor `id` by a Const with `bytes`, keeping its consumers.
@@ -32,10 +36,12 @@ void replaceByConst(Graph &g, const TensorId &id, const TensorInfo &info, const 
 
 } // namespace
 
+void registerConstEvaluator(ConstEvaluator evaluator) { constEvaluator() = std::move(evaluator); }
+
 bool foldIfConstant(Op &op) {
   if (!foldable(op)) return false;
   std::map<OutIndex, std::vector<char>> outs;
-  withOpContext(op, "constant folding", [&] { outs = popx::Devicex::evaluateConstOp(op); });
+  withOpContext(op, "constant folding", [&] { outs = constEvaluator().evaluate(op); });
   Graph &g = op.getGraph();
   std::map<OutIndex, std::pair<TensorId, TensorInfo>> ids;
   for (const auto &[i, t] : op.output->tensorMap()) ids[i] = {t->id, t->info};

@@ -8,6 +8,7 @@
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
 #include <unordered_map>
+#include <vector>
 
 namespace popart {
 namespace {
@@ -22,47 +23,47 @@ const Tensor *viewSource(const Tensor *t) {
   return nullptr;
 }
 
-// Whether a write through `t` touches only memory no one else reads: `t` is
-// an activation read once (not a graph input, output or anchor).
-bool privateActivation(const Tensor *t, bool main, const Ir &ir) {
-  return t->tensorType() == TensorType::ActGrad && t->consumers.getTotal() == 1 && !t->isGraphOutput() &&
-         !t->isGraphInput() && !(main && ir.getDataFlow().isAnchored(t->id));
-}
+// Writing to a tensor is safe when it, and every tensor it is a view of, is an
+// activation read only by the next link of the chain (and finally by the op).
+// Answers are memoised per tensor for one pass: ops are visited in schedule
+// order and only ever turn their own (later) outputs into views, so a chain's
+// answer never changes during the pass. This keeps long in-place chains linear.
+class ModifySafety {
+public:
+  explicit ModifySafety(const Graph &g) : ir_(g.getIr()), main_(g.isMainGraph()) {}
 
-// Writing to `t` is safe when it, and every tensor it is a view of, is a
-// private activation. `known` caches answers for one pass in schedule order
-// (producers are visited first, so a cached answer is never stale): a chain
-// of N in-place ops then costs O(N), not O(N^2).
-bool safeToModify(const Op &op, InIndex i, std::unordered_map<TensorId, bool> &known) {
-  const Ir &ir = op.getIr();
-  bool main = op.getGraph().isMainGraph();
-  std::vector<const Tensor *> chain;
-  bool safe = true;
-  for (const Tensor *t = op.inTensor(i); t; t = viewSource(t)) {
-    auto it = known.find(t->id);
-    if (it != known.end()) {
-      safe = it->second;
-      break;
+  bool safe(const Tensor *start) {
+    std::vector<const Tensor *> path;
+    bool upstream = true;
+    for (const Tensor *t = start; t; t = viewSource(t)) {
+      auto known = memo_.find(t->id);
+      if (known != memo_.end()) { upstream = known->second; break; }
+      path.push_back(t);
     }
-    chain.push_back(t);
-    if (!privateActivation(t, main, ir)) {
-      safe = false;
-      break;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) {
+      upstream = upstream && localOk(*it);
+      memo_[(*it)->id] = upstream;
     }
+    return upstream;
   }
-  // Every link up to the first unsafe one shares that answer; links below an
-  // unsafe tensor are unsafe too.
-  for (const Tensor *t : chain) known[t->id] = safe;
-  return safe;
-}
 
-bool tryInplace(Graph &g, Op *op, std::unordered_map<TensorId, bool> &known) {
+private:
+  bool localOk(const Tensor *t) const {
+    return t->tensorType() == TensorType::ActGrad && t->consumers.getTotal() == 1 && !t->isGraphOutput() &&
+           !t->isGraphInput() && !(main_ && ir_.getDataFlow().isAnchored(t->id));
+  }
+  const Ir &ir_;
+  bool main_;
+  std::unordered_map<TensorId, bool> memo_;
+};
+
+bool tryInplace(Graph &g, Op *op, ModifySafety &safety) {
   for (const auto &[id, priority] : op->inplacePriorityDefault()) {
     if (priority <= 0) continue;
     std::unique_ptr<Op> candidate = op->getInplaceVariant(id);
     bool ok = true;
     for (const auto &[i, t] : op->input->tensorMap())
-      if (candidate->modifies(i) || candidate->aliases(i, 0)) ok = ok && safeToModify(*op, i, known);
+      if (candidate->modifies(i) || candidate->aliases(i, 0)) ok = ok && safety.safe(t);
     if (!ok) continue;
     auto ins = op->input->tensorIdMap();
     auto outs = op->output->tensorIdMap();
@@ -81,10 +82,10 @@ bool tryInplace(Graph &g, Op *op, std::unordered_map<TensorId, bool> &known) {
 
 bool inplace(Graph &g) {
   int count = 0;
-  std::unordered_map<TensorId, bool> known;
+  ModifySafety safety(g);
   for (Op *op : g.getOpSchedule()) {
     if (op->inplacePriorityDefault().empty() || op->settings.excludePatterns.size()) continue;
-    count += tryInplace(g, op, known);
+    count += tryInplace(g, op, safety);
   }
   if (count) logging::transform::debug("inplace: {} ops of graph '{}' now work in place", count, g.displayName());
   return count > 0;

@@ -178,7 +178,12 @@ void addOptimizerOps(Ir &ir) {
     TensorId grad = reservedGradientPrefix() + w->id;
     if (g.getTensors().contains(grad)) ups.push_back(prepareWeight(ir, w, grad));
   }
-  if (ups.empty()) throw error("no trainable weight receives a gradient from the loss '{}'", ir.getFinalLossId());
+  if (ups.empty()) {  // allowed, as in PopART: the step computes the loss (and anchored gradients) only
+    logging::transform::warn("no trainable weight receives a gradient from the loss '{}': nothing to update",
+                             ir.getFinalLossId());
+    refreshOptimizerTensors(ir);
+    return;
+  }
   auto clipScales = addClipNorms(ir, ups);
   for (auto &u : ups) {
     auto it = clipScales.find(u.w->id);

@@ -33,6 +33,7 @@ class Built:
         self.scale_shift = self.dir / "inplace" / "libscale_shift.so"
         self.collide_relu = self.dir / "libcollide_relu.so"
         self.cpp_example = self.dir / "cpp" / "popart_example"
+        self.popart_target = self.dir / "popart_target"
 
 
 @pytest.fixture(scope="session")

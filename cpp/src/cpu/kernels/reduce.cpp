@@ -100,7 +100,7 @@ struct MaxR : SumR {
     if constexpr (std::numeric_limits<A>::has_infinity) return -std::numeric_limits<A>::infinity();
     else return std::numeric_limits<A>::lowest();
   }
-  template <class A> static A step(A acc, A v) { return v > acc ? v : acc; }
+  template <class A> static A step(A acc, A v) { return v > acc || v != v ? v : acc; }  // NaN wins, as numpy
   template <class A> static A combine(A a, A b) { return step(a, b); }
 };
 struct MinR : SumR {
@@ -108,7 +108,7 @@ struct MinR : SumR {
     if constexpr (std::numeric_limits<A>::has_infinity) return std::numeric_limits<A>::infinity();
     else return std::numeric_limits<A>::max();
   }
-  template <class A> static A step(A acc, A v) { return v < acc ? v : acc; }
+  template <class A> static A step(A acc, A v) { return v < acc || v != v ? v : acc; }  // NaN wins, as numpy
   template <class A> static A combine(A a, A b) { return step(a, b); }
 };
 struct L1R : SumR {

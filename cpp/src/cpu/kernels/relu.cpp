@@ -13,7 +13,7 @@ void reluFwd(KernelContext &ctx) {
     popx::Opx::parallelFor(x.size(), [&](int64_t b, int64_t e) {
       for (int64_t i = b; i < e; ++i) {
         compute_t<T> v = x[i];
-        y[i] = static_cast<T>(v > compute_t<T>(0) ? v : compute_t<T>(0));
+        y[i] = static_cast<T>(v < compute_t<T>(0) ? compute_t<T>(0) : v);  // NaN passes through
       }
     });
   });

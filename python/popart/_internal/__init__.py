@@ -1,0 +1,1 @@
+"""Internal parts of popart that other front ends (popxl) build on."""

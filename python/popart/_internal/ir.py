@@ -1,0 +1,8 @@
+"""popart._internal.ir: the IR classes (Ir, Graph, Tensor, Op, ...) bound from C++.
+
+PopXL is a thin layer over this module; code reaching below PopXL's public API
+uses it as in PopART."""
+import popart  # noqa: F401  (loads the native libraries first)
+import popart_core as _core
+
+globals().update({k: v for k, v in vars(_core._ir).items() if not k.startswith("__")})

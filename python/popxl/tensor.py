@@ -1,0 +1,184 @@
+"""popxl.Tensor and the functions that create tensors (constant, variable, graph inputs/outputs)."""
+from typing import Optional
+
+import numpy as np
+
+import popart_core
+from popxl import context
+from popxl.dtypes import dtype as _dtype, float32 as _float32
+
+_TT = popart_core._ir.TensorType
+
+
+class Tensor:
+    """A tensor of a popxl graph (wraps a popart._internal.ir Tensor as `_pb_tensor`)."""
+
+    def __init__(self, pb_tensor, graph):
+        self._pb_tensor = pb_tensor
+        self._graph = graph
+
+    # ---- properties ----
+    @property
+    def id(self) -> str:
+        return self._pb_tensor.id
+
+    @property
+    def name(self) -> str:
+        return self._pb_tensor.id
+
+    @property
+    def dtype(self) -> _dtype:
+        return _dtype._from_pb(self._pb_tensor.info().dataType())
+
+    @property
+    def shape(self):
+        return tuple(self._pb_tensor.info().shape())
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def nelms(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def spec(self):
+        from popxl.tensor_spec import TensorSpec
+        return TensorSpec(self.shape, self.dtype)
+
+    @property
+    def ir(self):
+        return self._graph.ir
+
+    @property
+    def graph(self):
+        return self._graph
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def __repr__(self):
+        return f"Tensor[{self.id} {self.dtype.name} {self.shape}]"
+
+    def __hash__(self):
+        return hash((id(self._graph._pb_graph), self.id))
+
+    def __eq__(self, other):  # identity, as PopXL: tensors are dict keys
+        return isinstance(other, Tensor) and other._pb_tensor.id == self.id and other._graph is self._graph
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError(f"tensor '{self.id}' is a scalar: it has no length")
+        return self.shape[0]
+
+    # ---- methods ----
+    def reshape(self, shape):
+        from popxl import ops
+        return ops.reshape(self, shape)
+
+    def transpose(self, permutation=None):
+        from popxl import ops
+        return ops.transpose(self, permutation)
+
+    def detach(self):
+        from popxl import ops
+        return ops.detach(self)
+
+    def flatten(self):
+        return self.reshape((-1,))
+
+    # ---- operators ----
+    def _bin(self, other, op, reverse=False):
+        from popxl import ops
+        a, b = (other, self) if reverse else (self, other)
+        return getattr(ops, op)(a, b)
+
+    def __add__(self, o): return self._bin(o, "add")
+    def __radd__(self, o): return self._bin(o, "add", True)
+    def __sub__(self, o): return self._bin(o, "sub")
+    def __rsub__(self, o): return self._bin(o, "sub", True)
+    def __mul__(self, o): return self._bin(o, "mul")
+    def __rmul__(self, o): return self._bin(o, "mul", True)
+    def __truediv__(self, o): return self._bin(o, "div")
+    def __rtruediv__(self, o): return self._bin(o, "div", True)
+    def __matmul__(self, o): return self._bin(o, "matmul")
+    def __rmatmul__(self, o): return self._bin(o, "matmul", True)
+    def __pow__(self, o): return self._bin(o, "pow")
+    def __gt__(self, o): return self._bin(o, "greater")
+    def __lt__(self, o): return self._bin(o, "less")
+
+    def __neg__(self):
+        from popxl import ops
+        return ops.negate(self)
+
+    def __iadd__(self, o):
+        from popxl import ops
+        return ops.add_(self, o)
+
+
+class Variable(Tensor):
+    """A tensor whose value persists between runs (a main-graph variable)."""
+
+
+class Constant(Tensor):
+    """A tensor with a value fixed when the graph is built."""
+
+
+def _to_array(data, dtype) -> np.ndarray:
+    if dtype is not None:
+        dtype = _dtype.as_dtype(dtype)
+        return np.ascontiguousarray(np.asarray(data, dtype=dtype.as_numpy()))
+    arr = np.asarray(data)
+    if arr.dtype == np.float64 and not isinstance(data, np.ndarray):
+        arr = arr.astype(np.float32)  # Python floats default to float32, as in PopXL
+    if arr.dtype == np.int64 and not isinstance(data, np.ndarray):
+        arr = arr.astype(np.int32)
+    return np.ascontiguousarray(arr)
+
+
+def _info(dt, shape):
+    return popart_core._ir.TensorInfo(_dtype.as_dtype(dt)._pb_dtype, list(shape))
+
+
+def _init(data, dtype, name, kind, cls):
+    g = context.get_current_graph()
+    arr = _to_array(data, dtype)
+    dt = _dtype.as_dtype(arr.dtype)
+    tid = g._new_id(name or kind)
+    if kind == "v" and not g._pb_graph.isMainGraph():
+        raise ValueError(f"variable '{tid}' is created inside sub-graph '{g.name}': variables live in the main "
+                         "graph; pass it to the sub-graph as an input")
+    add = g._pb_graph.addVarInit if kind == "v" else g._pb_graph.addConstInit
+    add(tid, _info(dt, arr.shape), arr)
+    return cls(g._pb_graph.getTensor(tid), g)
+
+
+def constant(data, dtype=None, name: Optional[str] = None, downcast: bool = True) -> Constant:
+    """A constant tensor with value `data` in the current graph."""
+    return _init(data, dtype, name, "c", Constant)
+
+
+def variable(data, dtype=None, name: Optional[str] = None, downcast: bool = True, replica_grouping=None,
+             retrieval_mode=None) -> Variable:
+    """A variable tensor initialised with `data` in the main graph."""
+    return _init(data, dtype, name, "v", Variable)
+
+
+def graph_input(shape, dtype, name: Optional[str] = None, by_ref: bool = False, meta_shape=None) -> Tensor:
+    """A new input of the current (sub-)graph."""
+    g = context.get_current_graph()
+    tid = g._new_id(name or "input")
+    g._pb_graph.addInput(tid, _info(dtype, shape))
+    t = Tensor(g._pb_graph.getTensor(tid), g)
+    if by_ref:
+        g._by_ref_inputs.add(tid)
+    return t
+
+
+def graph_output(t: Tensor) -> None:
+    """Marks `t` as the next output of the current graph."""
+    g = context.get_current_graph()
+    g._check_in_graph(t, "graph_output")
+    g._pb_graph.markAsOutput(t.id)
