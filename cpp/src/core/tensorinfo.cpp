@@ -16,6 +16,7 @@ TensorInfo::TensorInfo(const std::string &type, const std::string &shapeText) {
     if (c >= '0' && c <= '9') {
       num += c;
     } else if (c == ',' || c == ')' || c == ']') {
+      if (num.size() > 18) throw error("cannot parse shape '{}': dimension {} is too large", shapeText, num);
       if (!num.empty()) s.push_back(std::stoll(num));
       num.clear();
     } else if (c != '(' && c != '[' && c != ' ') {

@@ -29,6 +29,15 @@ TEST(TensorInfo, CountsAndNames) {
   EXPECT_EQ(TensorInfo("INT32", "(2,5)").shape(), (Shape{2, 5}));
 }
 
+TEST(TensorInfo, OverflowingCountsAreErrors) {
+  const int64_t big = int64_t(1) << 62;
+  EXPECT_THROW(TensorInfo(DataType::FLOAT, Shape{big, 4}), error);        // elements wrap to 0
+  EXPECT_THROW(TensorInfo(DataType::INT64, Shape{big / 2}), error);       // bytes overflow
+  EXPECT_THROW(TensorInfo("FLOAT", "(99999999999999999999)"), error);     // dimension text too large
+  EXPECT_EQ(TensorInfo(DataType::INT8, Shape{big / 2}).nbytes(), big / 2);
+  EXPECT_EQ(TensorInfo(DataType::FLOAT, Shape{0, big, 4}).nelms(), 0);    // a zero dim anywhere is fine
+}
+
 TEST(TensorInfo, Broadcast) {
   EXPECT_EQ(npOut(Shape{2, 1, 4}, Shape{3, 1}), (Shape{2, 3, 4}));
   EXPECT_THROW(npOut(Shape{2, 3}, Shape{4}), error);
