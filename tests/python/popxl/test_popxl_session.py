@@ -304,3 +304,48 @@ def test_one_compiled_body_for_many_call_sites():
     assert len(graphs) == 2  # main + one callee, called four times
     calls = [op for op in ir.main_graph._pb_graph.getOps() if op.opType() == "Call"]
     assert len(calls) == 4 and {op.getAttribute("callee") for op in calls} == {g.id}
+
+
+def _child(code, **env):
+    import os
+    import subprocess
+    import sys
+    e = dict(os.environ)
+    e.update(env)
+    e["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True, timeout=120)
+
+
+_PROGRAM = """
+import numpy as np, popxl, popxl.ops as ops
+ir = popxl.Ir()
+with ir.main_graph:
+    v = popxl.variable(np.float32(2), name="v")
+    d2h = popxl.d2h_stream((), popxl.float32, name="out")
+    ops.host_store(d2h, v * 3)
+s = popxl.Session(ir, "cpu")
+with s:
+    print("RESULT", s.run()[d2h])
+print("CACHE", getattr(s, "cache_file", None))
+"""
+
+
+def test_log_level_env_drives_popxl_logging():
+    quiet = _child(_PROGRAM, POPART_LOG_LEVEL="OFF")
+    loud = _child(_PROGRAM, POPART_LOG_LEVEL="DEBUG")
+    assert quiet.returncode == 0 and loud.returncode == 0, quiet.stderr + loud.stderr
+    assert "popxl.Session" not in quiet.stdout + quiet.stderr
+    text = loud.stdout + loud.stderr
+    assert "popxl.Session: compiled Ir" in text and "popxl.Session.run" in text and "weights_to_host" in text
+
+
+def test_executable_cache_dir(tmp_path):
+    first = _child(_PROGRAM, POPXL_CACHE_DIR=str(tmp_path), POPART_LOG_LEVEL="INFO")
+    assert first.returncode == 0, first.stderr
+    files = list(tmp_path.glob("*.popef"))
+    assert len(files) == 1 and "saved executable" in first.stdout + first.stderr
+    second = _child(_PROGRAM, POPXL_CACHE_DIR=str(tmp_path), POPART_LOG_LEVEL="INFO")
+    assert "loaded cached executable" in second.stdout + second.stderr and "RESULT 6.0" in second.stdout
+    files[0].write_bytes(files[0].read_bytes()[:-3])  # a damaged cache file is refused, clearly
+    third = _child(_PROGRAM, POPXL_CACHE_DIR=str(tmp_path))
+    assert third.returncode != 0 and "popef" in third.stderr
