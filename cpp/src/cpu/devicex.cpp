@@ -261,7 +261,7 @@ void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info
   }
   const int64_t n = info.nelms();
   ConstVoidData d = io.in(id, n, false);
-  if (d.info.dataType() != info.dataType())
+  if (!hostHolds(d.info.dataType(), info.dataType()))
     throw runtime_error("input '{}' has type {}, expected {}", id, d.info.data_type(), info.data_type());
   if (d.info.nelms() != n)
     throw runtime_error("input '{}' provides {} elements for one micro-batch, expected {} ({})", id,
@@ -330,7 +330,7 @@ void Devicex::writeAnchor(IStepIO &io, const TensorId &id, const void *src, cons
     return;
   }
   MutableVoidData out = io.out(id, info.nelms());
-  if (out.info.isSet() && out.info.dataType() != info.dataType())
+  if (out.info.isSet() && !hostHolds(out.info.dataType(), info.dataType()))
     throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id, out.info.data_type(),
                         info.data_type());
   if (out.info.isSet() && out.info.nelms() != info.nelms())

@@ -128,7 +128,7 @@ void Session::copyDeviceWeightsToHost() {
 namespace {
 
 void checkWeightBuffer(const Tensor &t, const MutableVoidData &d) {
-  if (d.info.dataType() != t.info.dataType())
+  if (!hostHolds(d.info.dataType(), t.info.dataType()))
     throw error("weight buffer for '{}' has type {}, expected {}", t.id, d.info.data_type(), t.info.data_type());
   if (d.info.nelms() != t.info.nelms())
     throw error("weight buffer for '{}' has {} elements, expected {} ({})", t.id, d.info.nelms(), t.info.nelms(),
