@@ -129,13 +129,13 @@ class Constant(Tensor):
 def _to_array(data, dtype) -> np.ndarray:
     if dtype is not None:
         dtype = _dtype.as_dtype(dtype)
-        return np.ascontiguousarray(np.asarray(data, dtype=dtype.as_numpy()))
+        return np.asarray(data, dtype=dtype.as_numpy(), order="C")
     arr = np.asarray(data)
     if arr.dtype == np.float64 and not isinstance(data, np.ndarray):
         arr = arr.astype(np.float32)  # Python floats default to float32, as in PopXL
     if arr.dtype == np.int64 and not isinstance(data, np.ndarray):
         arr = arr.astype(np.int32)
-    return np.ascontiguousarray(arr)
+    return np.asarray(arr, order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
 
 
 def _info(dt, shape):
