@@ -3,7 +3,7 @@ cross-entropy, plain SGD lr 0.01) built both ways from the same weights and batc
 
   popart  Builder ONNX graph + LogSoftmax + Nll (mean), TrainingSession with SGD, batchesPerStep 1
   popxl   a forward graph (MLP + loss) called from the main graph, its autodiff graph called with
-          d(loss) = 1, then var_updates.accumulate_(w, dw, -lr) per weight; one Session.run per step
+          d(loss) = 1 (gradients of the weights only), then var_updates.accumulate_(w, dw, -lr) per weight; one Session.run per step
 
 Three steps are compared first (largest weight difference relative to the weight's largest value),
 then both are timed round-robin and the median ms per step is reported:
@@ -106,7 +106,7 @@ class PopxlStep:
                         h = ops.relu(h)
                 logp = ops.log_softmax(h, axis=1)
                 popxl.graph_output(ops.sum(logp * one_hot) * popxl.constant(np.float32(-1.0 / BATCH)))
-            bwd = transforms.autodiff(fwd)
+            bwd = transforms.autodiff(fwd, grads_required=params)  # no gradient for the data
             self.x_s = popxl.h2d_stream((BATCH, SIZES[0]), popxl.float32, "x")
             self.y_s = popxl.h2d_stream((BATCH, SIZES[-1]), popxl.float32, "one_hot")
             variables = {k: popxl.variable(v, name=k) for k, v in weights.items()}

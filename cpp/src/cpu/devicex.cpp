@@ -99,6 +99,72 @@ void Devicex::allocatePersistent(const Tensor *t) {
     std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
 }
 
+namespace {
+
+// An op writes t, or a view of t, in place.
+bool modifiedByOps(const Tensor *t);
+
+/// The op that runs sub-graph `g` when it is the only one and a Call (op input/output i is graph
+/// input/output i), else null.
+const Op *soleCallSite(const Ir &ir, const Graph &g) {
+  const Op *site = nullptr;
+  int uses = 0;
+  for (const Graph *h : ir.getAllGraphs())
+    for (const auto &[id, op] : h->getOps())
+      for (const auto &[name, v] : op->attributes().values()) {
+        if (const auto *one = std::get_if<Attributes::Graph>(&v); one && one->id == g.id) uses++, site = op.get();
+        if (const auto *many = std::get_if<Attributes::Graphs>(&v))
+          for (const auto &x : *many)
+            if (x.id == g.id) uses++, site = op.get();
+      }
+  if (uses != 1 || (site->opid.type != "Call" && site->opid.type != "CallGrad")) return nullptr;
+  return site;
+}
+
+} // namespace
+
+// A sub-graph run by a single Call works in its caller's memory instead of copies: an input the
+// sub-graph does not modify (or that is passed by reference) is the caller's tensor, and an output
+// that owns its memory is written straight into the caller's output. The Call's copies then see equal
+// buffers and do nothing.
+std::unordered_map<const Tensor *, void *> Devicex::callerBuffers(const Graph &g) const {
+  std::unordered_map<const Tensor *, void *> out;
+  const Op *site = g.isMainGraph() ? nullptr : soleCallSite(ir_, g);
+  if (!site) return out;
+  auto callerBuffer = [&](const Tensor *t) -> void * {
+    auto it = buffers_.find(t);
+    return it == buffers_.end() ? nullptr : it->second;
+  };
+  const auto &ins = g.getInputIds();
+  std::unordered_set<const Tensor *> byRef;
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (site->hasInput(static_cast<InIndex>(i)) && site->modifies(static_cast<InIndex>(i)))
+      byRef.insert(site->inTensor(static_cast<InIndex>(i)));
+  for (size_t i = 0; i < ins.size(); ++i) {
+    const auto in = static_cast<InIndex>(i);
+    if (!site->hasInput(in)) continue;
+    const Tensor *t = g.getTensor(ins[i]), *caller = site->inTensor(in);
+    const bool ref = site->modifies(in);
+    // By value: only while neither the sub-graph nor a by-reference input changes the caller's tensor.
+    if (!ref && (modifiedByOps(t) || byRef.count(caller))) continue;
+    if (t->info.nbytes() != caller->info.nbytes()) continue;
+    if (void *p = callerBuffer(caller)) out[t] = p;
+  }
+  std::unordered_map<const Tensor *, int> outputUses;
+  for (const auto &id : g.getOutputIds()) outputUses[g.getTensor(id)]++;
+  const auto &outs = g.getOutputIds();
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const auto o = static_cast<OutIndex>(k);
+    const Tensor *t = g.getTensor(outs[k]);
+    if (!site->hasOutput(o) || outputUses[t] != 1 || t->tensorType() != TensorType::ActGrad || t->isGraphInput() ||
+        !t->hasProducer() || aliasParent(t) || out.count(t))
+      continue;
+    if (t->info.nbytes() != site->outTensor(o)->info.nbytes()) continue;
+    if (void *p = callerBuffer(site->outTensor(o))) out[t] = p;
+  }
+  return out;
+}
+
 void Devicex::planGraph(const Graph &g) {
   auto schedule = g.getOpSchedule();
   std::unordered_set<const Tensor *> keep;
@@ -112,7 +178,12 @@ void Devicex::planGraph(const Graph &g) {
     for (const auto &id : g.getInputIds()) keep.insert(g.getTensor(id));
   for (Tensor *t : g.getTensors().getAll())
     if (isPersistent(t)) allocatePersistent(t);
-  MemoryPlan plan = planMemory(g, schedule, keep);
+  std::unordered_set<const Tensor *> external;
+  for (const auto &[t, p] : callerBuffers(g)) {
+    buffers_[t] = p;
+    external.insert(t);
+  }
+  MemoryPlan plan = planMemory(g, schedule, keep, external);
   blocks_.push_back(std::make_unique<Block>(plan.arenaBytes));
   plannedBytes_ += plan.arenaBytes;
   char *arena = blocks_.back()->data;

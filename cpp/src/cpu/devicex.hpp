@@ -94,6 +94,8 @@ public:
 private:
   struct GraphPlan;
   void planGraph(const Graph &g);
+  /// Tensors of sub-graph `g` that live in its sole caller's buffers (see devicex.cpp).
+  std::unordered_map<const Tensor *, void *> callerBuffers(const Graph &g) const;
   void allocatePersistent(const Tensor *t);
   Sequence growOps(const std::vector<Op *> &ops);
   Sequence growGraph(const Graph &g);
