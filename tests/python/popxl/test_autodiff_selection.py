@@ -110,3 +110,36 @@ def test_selection_errors():
             popxl.graph_output(f * 2)
         with pytest.raises(popart.popart_exception, match="'h/i' is INT32.*no gradient"):
             transforms.autodiff(h, grads_required=[i])
+
+
+def test_autodiff_after_the_call_site_exists():
+    """The forward call is made before autodiff: the activations autodiff exposes (here p = x @ W and
+    e = exp(p + b), both read by the gradient of y = e * p) become outputs of that call op, and
+    inputs_dict finds them there."""
+    rng = np.random.default_rng(1)
+    xv, Wv, bv = (rng.standard_normal(s).astype(np.float32) * 0.5 for s in [(4, 3), (3, 2), (2,)])
+    ir = popxl.Ir()
+    with ir.main_graph:
+        g = ir.create_empty_graph("f")
+        with g:
+            x = popxl.graph_input((4, 3), popxl.float32, "x")
+            W = popxl.graph_input((3, 2), popxl.float32, "W")
+            b = popxl.graph_input((2,), popxl.float32, "b")
+            p = x @ W
+            popxl.graph_output(ops.exp(p + b) * p)
+        info = ops.call_with_info(g, popxl.constant(xv), popxl.constant(Wv), popxl.constant(bv))
+        assert len(info.outputs) == 1
+        bwd = transforms.autodiff(g, grads_required=[W, b])
+        acts = bwd.inputs_dict(info)
+        assert len(g.outputs) > 1 and all(t.graph == ir.main_graph for t in acts.values())
+        dy = rng.standard_normal((4, 2)).astype(np.float32)
+        dW, db = ops.call(bwd.graph, popxl.constant(dy), inputs_dict=acts)
+        streams = [popxl.d2h_stream(t.shape, t.dtype) for t in (dW, db)]
+        for st, t in zip(streams, (dW, db)):
+            ops.host_store(st, t)
+    with popxl.Session(ir, "cpu") as s:
+        out = s.run()
+    pv = xv @ Wv
+    e = np.exp(pv + bv)
+    np.testing.assert_allclose(out[streams[0]], xv.T @ (dy * e * (pv + 1)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(out[streams[1]], (dy * e * pv).sum(0), rtol=1e-5, atol=1e-6)
