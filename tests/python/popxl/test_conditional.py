@@ -6,6 +6,7 @@ import pytest
 import popart
 import popxl
 import popxl.ops as ops
+import popxl.transforms as transforms
 from popxl.ops import var_updates as vu
 
 
@@ -244,3 +245,38 @@ def test_bad_modified_inputs_attribute_is_an_error():
         attrs = {"then_branch": g._pb_graph, "else_branch": g._pb_graph, "__implicit_inputs": 1, "modifiedInputs": [9]}
         with pytest.raises(popart.popart_exception, match="'modifiedInputs' names input 9"):
             ir.main_graph._pb_graph.createConnectedOp("ai.onnx", "If", 0, {0: c.id, 1: x.id}, {0: "o"}, attrs, "")
+
+
+@pytest.mark.parametrize("dtype", [popxl.float32, popxl.float16])
+def test_autodiff_through_a_conditional(dtype):
+    """d/dx of 2 * (x*x if c else exp(x)): the backward graph runs the gradient of the branch taken."""
+    ir = popxl.Ir()
+    with ir.main_graph:
+        th = ir.create_empty_graph("square")
+        with th:
+            a = popxl.graph_input((3,), dtype, "a")
+            popxl.graph_output(a * a)
+        el = ir.create_empty_graph("exp")
+        with el:
+            b = popxl.graph_input((3,), dtype, "b")
+            popxl.graph_output(ops.exp(b))
+        f = ir.create_empty_graph("f")
+        with f:
+            c = popxl.graph_input((), popxl.bool, "c")
+            x = popxl.graph_input((3,), dtype, "x")
+            y, = ops.conditional(c, th, el, [x], [x])
+            popxl.graph_output(y * popxl.constant(np.array(2, dtype.as_numpy())))
+        bwd = transforms.autodiff(f, grads_required=[x])
+        cs = popxl.h2d_stream((), popxl.bool, "cs")
+        xv = np.array([0.5, 1.0, -1.0], dtype.as_numpy())
+        info = ops.call_with_info(f, ops.host_load(cs), popxl.constant(xv))
+        dx, = ops.call(bwd.graph, popxl.constant(np.ones(3, dtype.as_numpy())), inputs_dict=bwd.inputs_dict(info))
+        st = popxl.d2h_stream((3,), dtype)
+        ops.host_store(st, dx)
+    tol = dict(rtol=1e-2) if dtype == popxl.float16 else dict(rtol=1e-6)
+    with popxl.Session(ir, "cpu") as s:
+        got_then = s.run({cs: np.bool_(True)})[st]
+        got_else = s.run({cs: np.bool_(False)})[st]
+    assert got_then.dtype == dtype.as_numpy()
+    np.testing.assert_allclose(got_then, 4 * xv.astype(np.float64), **tol)
+    np.testing.assert_allclose(got_else, 2 * np.exp(xv.astype(np.float64)), **tol)
