@@ -3,7 +3,8 @@ cross-entropy, plain SGD lr 0.01) built both ways from the same weights and batc
 
   popart  Builder ONNX graph + LogSoftmax + Nll (mean), TrainingSession with SGD, batchesPerStep 1
   popxl   a forward graph (MLP + loss) called from the main graph, its autodiff graph called with
-          d(loss) = 1 (gradients of the weights only), then var_updates.accumulate_(w, dw, -lr) per weight; one Session.run per step
+          d(loss) = 1 (gradients of the weights only), then var_updates.accumulate_(w, dw, -lr) per
+          weight; one Session.run per step
 
 Three steps are compared first (largest weight difference relative to the weight's largest value),
 then both are timed round-robin and the median ms per step is reported:

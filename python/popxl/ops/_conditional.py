@@ -208,7 +208,8 @@ def conditional_with_info(cond: Tensor, then_branch, else_branch, then_inputs: O
 
 
 def conditional(cond: Tensor, then_branch, else_branch, then_inputs: Optional[Iterable[Tensor]] = None,
-                else_inputs: Optional[Iterable[Tensor]] = None, then_inputs_dict: Optional[Mapping[Tensor, Tensor]] = None,
+                else_inputs: Optional[Iterable[Tensor]] = None,
+                then_inputs_dict: Optional[Mapping[Tensor, Tensor]] = None,
                 else_inputs_dict: Optional[Mapping[Tensor, Tensor]] = None,
                 check_inputs: bool = True) -> Tuple[Tensor, ...]:
     """Runs `then_branch` if `cond` else `else_branch` (see conditional_with_info); returns the outputs of the

@@ -337,7 +337,8 @@ def test_var_update_input_errors():
             vu.accumulate_(t, t, popxl.constant(np.ones(2, np.float32), name="f"))
         with pytest.raises(TypeError, match="factor f must be a float or a scalar popxl.Tensor"):
             vu.accumulator_scale_(t, None)
-        with pytest.raises(popart.popart_exception, match=r"updater '.*' has shape \[2,3\]; accumulator.*gives \[4,3\]"):
+        with pytest.raises(popart.popart_exception,
+                           match=r"updater '.*' has shape \[2,3\]; accumulator.*gives \[4,3\]"):
             vu.sparse_accumulate_(t, t, popxl.constant(np.zeros(4, np.int32)))
         with pytest.raises(popart.popart_exception, match="indices .* expected INT32"):
             vu.sparse_accumulate_(t, t, popxl.constant(np.zeros(2, np.float32)))
