@@ -104,21 +104,22 @@ namespace {
 // An op writes t, or a view of t, in place.
 bool modifiedByOps(const Tensor *t);
 
-/// The op that runs sub-graph `g` when it is the only one and a Call (op input/output i is graph
-/// input/output i), else null.
-const Op *soleCallSite(const Ir &ir, const Graph &g) {
-  const Op *site = nullptr;
-  int uses = 0;
+/// For each graph run by ops: how many ops run it, and one of them.
+std::unordered_map<GraphId, std::pair<int, const Op *>> graphUsers(const Ir &ir) {
+  std::unordered_map<GraphId, std::pair<int, const Op *>> users;
+  auto use = [&](const GraphId &id, const Op *op) {
+    auto &u = users[id];
+    u.first++;
+    u.second = op;
+  };
   for (const Graph *h : ir.getAllGraphs())
     for (const auto &[id, op] : h->getOps())
       for (const auto &[name, v] : op->attributes().values()) {
-        if (const auto *one = std::get_if<Attributes::Graph>(&v); one && one->id == g.id) uses++, site = op.get();
+        if (const auto *one = std::get_if<Attributes::Graph>(&v)) use(one->id, op.get());
         if (const auto *many = std::get_if<Attributes::Graphs>(&v))
-          for (const auto &x : *many)
-            if (x.id == g.id) uses++, site = op.get();
+          for (const auto &x : *many) use(x.id, op.get());
       }
-  if (uses != 1 || (site->opid.type != "Call" && site->opid.type != "CallGrad")) return nullptr;
-  return site;
+  return users;
 }
 
 } // namespace
@@ -127,10 +128,15 @@ const Op *soleCallSite(const Ir &ir, const Graph &g) {
 // sub-graph does not modify (or that is passed by reference) is the caller's tensor, and an output
 // that owns its memory is written straight into the caller's output. The Call's copies then see equal
 // buffers and do nothing.
-std::unordered_map<const Tensor *, void *> Devicex::callerBuffers(const Graph &g) const {
+std::unordered_map<const Tensor *, void *> Devicex::callerBuffers(const Graph &g) {
   std::unordered_map<const Tensor *, void *> out;
-  const Op *site = g.isMainGraph() ? nullptr : soleCallSite(ir_, g);
-  if (!site) return out;
+  if (g.isMainGraph()) return out;
+  if (!graphUsers_) graphUsers_ = std::make_unique<GraphUsers>(graphUsers(ir_));
+  auto user = graphUsers_->find(g.id);
+  // Only a sole Call (op input/output i is graph input/output i).
+  if (user == graphUsers_->end() || user->second.first != 1) return out;
+  const Op *site = user->second.second;
+  if (site->opid.type != "Call" && site->opid.type != "CallGrad") return out;
   auto callerBuffer = [&](const Tensor *t) -> void * {
     auto it = buffers_.find(t);
     return it == buffers_.end() ? nullptr : it->second;
