@@ -280,3 +280,24 @@ def test_autodiff_through_a_conditional(dtype):
     assert got_then.dtype == dtype.as_numpy()
     np.testing.assert_allclose(got_then, 4 * xv.astype(np.float64), **tol)
     np.testing.assert_allclose(got_else, 2 * np.exp(xv.astype(np.float64)), **tol)
+
+
+def test_same_graphs_in_several_conditionals():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        g = ir.create_empty_graph("inc")
+        with g:
+            a = popxl.graph_input((2,), popxl.float32, "a")
+            popxl.graph_output(a + popxl.constant(np.ones(2, np.float32)))
+        h = ir.create_empty_graph("dbl")
+        with h:
+            b = popxl.graph_input((2,), popxl.float32, "b")
+            popxl.graph_output(b * popxl.constant(np.full(2, 2, np.float32)))
+        x = popxl.variable(np.array([1, 3], np.float32), name="x")
+        y, = ops.conditional(popxl.constant(np.bool_(True)), g, h, [x], [x])
+        z, = ops.conditional(popxl.constant(np.bool_(False)), g, h, [y], [y])
+        w, = ops.conditional(popxl.constant(np.bool_(True)), h, h, [z], [z])
+        st = popxl.d2h_stream((2,), popxl.float32)
+        ops.host_store(st, w)
+    with popxl.Session(ir, "cpu") as s:
+        np.testing.assert_array_equal(s.run()[st], ((np.array([1, 3]) + 1) * 2) * 2)
