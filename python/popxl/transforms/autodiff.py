@@ -49,7 +49,7 @@ class GradGraphInfo:
     def inputs_dict(self, fwd_call_info) -> Dict:
         """Backward-graph inputs of type Fwd mapped to the tensors of the forward call `fwd_call_info`."""
         bwd_inputs = self.graph.inputs
-        return {bwd_inputs[i]: _parent_tensor(fwd_call_info, c.fwd_tensor)
+        return {bwd_inputs[i]: fwd_call_info.graph_to_parent(c.fwd_tensor)
                 for i, c in enumerate(self.expected_inputs) if c.connection_type is ExpectedConnectionType.Fwd}
 
     def fwd_graph_ins_to_grad_parent_outs(self, grad_call_info) -> Dict:
@@ -61,21 +61,6 @@ class GradGraphInfo:
         """Parent tensors passed to the forward call mapped to their gradients from the backward call."""
         return {fwd_call_info.graph_to_parent(k): v
                 for k, v in self.fwd_graph_ins_to_grad_parent_outs(grad_call_info).items()}
-
-
-def _parent_tensor(call_info, fwd_tensor):
-    """The parent tensor of `fwd_tensor` at the call `call_info`. An activation autodiff made an output of
-    the forward graph after the call was created is an output the call op gained then (not yet among the
-    CallSiteInfo's outputs)."""
-    outs = [t.id for t in call_info.called_graph.outputs]
-    if fwd_tensor.id in outs and outs.index(fwd_tensor.id) >= len(call_info.outputs):
-        op_outs = call_info.call_op.getOutputIds()
-        index = outs.index(fwd_tensor.id)
-        if index not in op_outs:
-            raise ValueError(f"autodiff: activation '{fwd_tensor.id}' of graph '{call_info.called_graph.name}' is "
-                             "not an output of its call site")
-        return call_info.parent_graph._wrap(op_outs[index])
-    return call_info.graph_to_parent(fwd_tensor)
 
 
 def autodiff(graph, grads_provided=None, grads_required=None, called_graphs_grad_info=None,
@@ -91,7 +76,8 @@ def autodiff(graph, grads_provided=None, grads_required=None, called_graphs_grad
         for t in tensors:
             if not hasattr(t, "_pb_tensor") or t.graph != graph:
                 name = getattr(t, "id", repr(t))
-                raise ValueError(f"autodiff of graph '{graph.name}': {what} '{name}' is not a tensor of that graph")
+                raise ValueError(f"autodiff of graph '{graph.name}': {what} '{name}' is not a tensor of that "
+                                 "graph")
             out.append(t.id)
         return out
     pb_graph, ins, outs = _ir.autodiffGraph(graph._pb_graph, ids(grads_required, "grads_required"),
