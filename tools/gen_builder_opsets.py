@@ -11,16 +11,22 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "cpp/src/onnx/op_table_onnx.inc"
+GRAPHCORE_TABLE = ROOT / "cpp/src/onnx/op_table_graphcore.inc"
 HEADER = ROOT / "cpp/include/popart/builder.gen.hpp"
 SOURCE = ROOT / "cpp/src/onnx/builder_opsets.gen.cpp"
 FIRST, LAST = 6, 21  # PopART has 6..11; later opsets as the Python Builder has them
-NAMES = {"And": "logical_and", "Or": "logical_or", "Not": "logical_not", "Xor": "logical_xor", "If": "logical_if"}
+NAMES = {"And": "logical_and", "Or": "logical_or", "Not": "logical_not", "Xor": "logical_xor", "If": "logical_if",
+         "Ctc": "ctcloss", "Nll": "nllloss", "L1": "l1loss", "NormalizeImage": "normalize_image"}
+# ai.graphcore ops whose Builder methods are shaped by hand in Python (not offered here).
+GRAPHCORE_SKIP = {"Call", "PackedDataBlock", "Reshape", "Init", "PrintTensor", "ReplicatedAllReduce",
+                  "ReplicatedReduceScatter", "MultiConv"}
+FIRST_OUTPUT_ONLY = {"Ctc"}
 CPP_KEYWORDS = {"and", "or", "not", "xor", "if", "default", "case", "switch", "int", "float", "union"}
 
 
-def read_rows():
+def read_rows(table=TABLE, domain="ai.onnx"):
     rows = []
-    for line in TABLE.read_text().splitlines():
+    for line in table.read_text().splitlines():
         line = line.strip()
         if not line.startswith("{"):
             continue
@@ -28,7 +34,7 @@ def read_rows():
         s = s.replace("nullptr", "None").replace("false", "False").replace("true", "True")
         d, t, since, dep, min_in, max_in, _ins, min_out, max_out, _outs, attrs = ast.literal_eval(
             s.replace("{", "[").replace("}", "]"))
-        if d != "ai.onnx":
+        if d != domain:
             continue
         rows.append(dict(type=t, since=since, deprecated=dep, max_in=max_in, min_out=min_out, max_out=max_out,
                          attrs=[dict(name=a[0], type=a[1], required=a[2], default=a[3]) for a in attrs]))
@@ -64,10 +70,15 @@ SCALAR = {"Int": "int64_t", "Float": "float", "String": "std::string"}
 VECTOR = {"Ints": "std::vector<int64_t>", "Floats": "std::vector<float>", "Strings": "std::vector<std::string>"}
 
 
-def param(op, a):
-    """(declaration with default, definition, body line) of one attribute, or None to leave it out."""
+def param(op, a, always):
+    """(declaration with default, definition, body line) of one attribute, or None to leave it out.
+    `always`: write attributes with defaults even when equal to them (ai.graphcore, as PopART)."""
     n, t = a["name"], a["type"]
     var = n + "_" if n in CPP_KEYWORDS else n
+    if always and n == "reduction" and t == "String":  # ai.graphcore losses: PopART's enum, written as its name
+        d = "ReductionType::" + a["default"]
+        return (f"ReductionType {var} = {d}", f"ReductionType {var}",
+                f'  a["{n}"] = std::string(reductionName({var}));')
     if op == "Cast" and n == "to":  # PopART takes the type name: cast({x}, "FLOAT")
         return (f"const std::string &{var}", f"const std::string &{var}",
                 f'  a["{n}"] = int64_t(onnxDataType(dataTypeFromString({var})));')
@@ -80,7 +91,8 @@ def param(op, a):
             return arg, arg, f'  a["{n}"] = {ty}({var});'
         if a["default"] is not None:
             d = cpp_default(a)
-            return f"{arg} = {d}", arg, f'  if ({var} != {ty}({d})) a["{n}"] = {ty}({var});'
+            cond = "" if always else f"if ({var} != {ty}({d})) "
+            return f"{arg} = {d}", arg, f'  {cond}a["{n}"] = {ty}({var});'
         opt = f"const std::optional<{ty}> &{var}"
         return f"{opt} = std::nullopt", opt, f'  if ({var}) a["{n}"] = *{var};'
     if t in VECTOR:
@@ -90,12 +102,13 @@ def param(op, a):
             return arg, arg, f'  a["{n}"] = {var};'
         if a["default"] is not None:
             d = cpp_default(a)
-            return f"{arg} = {d}", arg, f'  if ({var} != {d}) a["{n}"] = {var};'
+            cond = "" if always else f"if ({var} != {d}) "
+            return f"{arg} = {d}", arg, f'  {cond}a["{n}"] = {var};'
         return f"{arg} = {ty}()", arg, f'  if (!{var}.empty()) a["{n}"] = {var};'
     return None  # Tensor, SparseTensor, TypeProto attributes: not offered (as PopART)
 
 
-def method(row, cls):
+def method(row, cls, always=False):
     op = row["type"]
     name = NAMES.get(op, op.lower())
     decl, defn, body = [], [], []
@@ -115,7 +128,7 @@ def method(row, cls):
             if a["name"] == "num_outputs" and row["min_out"] != row["max_out"]:  # Split-18: from num_outputs
                 body.append('  if (args.size() < 2) a["num_outputs"] = int64_t(num_outputs);')
                 continue
-            p = param(op, a)
+            p = param(op, a, always)
             if p is None:
                 if a["required"]:
                     return None
@@ -125,7 +138,7 @@ def method(row, cls):
             body.append(p[2])
     decl.append("const DebugContext &debugContext = {}")
     defn.append("const DebugContext &debugContext")
-    many = row["max_out"] != 1
+    many = row["max_out"] != 1 and op not in FIRST_OUTPUT_ONLY
     ret = "std::vector<TensorId>" if many else "TensorId"
     args = "args" if row["max_in"] > 0 and op != "Constant" else "{}"
     nout = "static_cast<int>(num_outputs)" if row["min_out"] != row["max_out"] else "-1"
@@ -157,14 +170,31 @@ def main():
                 f"  {cls}(Builder *builder, const std::string &domain, int version) : {base}(builder, domain, version) {{}}")
         hdr.append(f"/// ai.onnx opset {v}: the ops new or changed in it; the others come from the base.\n"
                    f"class {cls} : public {base} {{\npublic:\n{ctor}\n" + "\n".join(decls) + "\n};\n")
+    graphcore = []
+    for row in sorted(read_rows(GRAPHCORE_TABLE, "ai.graphcore"), key=lambda r: r["type"]):
+        if row["type"] in GRAPHCORE_SKIP or row["max_out"] == 0:
+            continue
+        m = method(row, "AiGraphcoreOpset1", always=True)
+        if m:
+            graphcore.append(m[0])
+            src.append(m[1])
+    hdr.append("/// ai.graphcore opset 1 (PopART's custom ops: losses, scale, subsample, ...).\n"
+               "class AiGraphcoreOpset1 : public DomainOpSet {\npublic:\n"
+               "  explicit AiGraphcoreOpset1(Builder *builder) : DomainOpSet(builder, \"ai.graphcore\", 1) {}\n"
+               + "\n".join(graphcore) + "\n};\n")
     HEADER.write_text(
-        "// GENERATED by tools/gen_builder_opsets.py from op_table_onnx.inc: do not edit.\n"
+        "// GENERATED by tools/gen_builder_opsets.py from op_table_onnx.inc and op_table_graphcore.inc: do not edit.\n"
         "// Per-opset Builder interfaces (PopART's builder.gen.hpp): builder->aiOnnxOpset11().relu({x}).\n"
-        "#pragma once\n#include \"popart/builder.hpp\"\n#include <optional>\n\nnamespace popart {\n\n"
+        "#pragma once\n#include \"popart/builder.hpp\"\n#include \"popart/sessionoptions.hpp\"  // ReductionType\n"
+        "#include <optional>\n\nnamespace popart {\n\n"
         + "\n".join(hdr) + "\n} // namespace popart\n")
     SOURCE.write_text(
-        "// GENERATED by tools/gen_builder_opsets.py from op_table_onnx.inc: do not edit.\n"
-        "#include \"popart/builder.gen.hpp\"\n#include \"popart/error.hpp\"\n\nnamespace popart {\n\n"
+        "// GENERATED by tools/gen_builder_opsets.py from op_table_onnx.inc and op_table_graphcore.inc: do not edit.\n"
+        "#include \"popart/builder.gen.hpp\"\n#include \"popart/error.hpp\"\n\nnamespace popart {\nnamespace {\n\n"
+        "const char *reductionName(ReductionType r) {\n"
+        "  switch (r) {\n  case ReductionType::Sum: return \"Sum\";\n  case ReductionType::Mean: return \"Mean\";\n"
+        "  case ReductionType::NoReduction: return \"NoReduction\";\n  default: break;\n  }\n"
+        "  throw error(\"invalid ReductionType {}\", static_cast<int>(r));\n}\n\n} // namespace\n\n"
         + "\n\n".join(src) + "\n\n} // namespace popart\n")
 
 

@@ -90,6 +90,7 @@ class AiOnnxOpset8;
 class AiOnnxOpset9;
 class AiOnnxOpset10;
 class AiOnnxOpset11;
+class AiGraphcoreOpset1;
 
 class Builder {
 public:
@@ -127,6 +128,7 @@ public:
   AiOnnxOpset9 aiOnnxOpset9();
   AiOnnxOpset10 aiOnnxOpset10();
   AiOnnxOpset11 aiOnnxOpset11();
+  AiGraphcoreOpset1 aiGraphcoreOpset1();
 
   // ---- ops ----
   /// Adds a node checked against the op table at `opsetVersion`. numOutputs < 0:

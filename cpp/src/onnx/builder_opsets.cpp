@@ -31,5 +31,6 @@ AiOnnxOpset8 Builder::aiOnnxOpset8() { return AiOnnxOpset8(this); }
 AiOnnxOpset9 Builder::aiOnnxOpset9() { return AiOnnxOpset9(this); }
 AiOnnxOpset10 Builder::aiOnnxOpset10() { return AiOnnxOpset10(this); }
 AiOnnxOpset11 Builder::aiOnnxOpset11() { return AiOnnxOpset11(this); }
+AiGraphcoreOpset1 Builder::aiGraphcoreOpset1() { return AiGraphcoreOpset1(this); }
 
 } // namespace popart

@@ -110,3 +110,38 @@ TEST(PopartProgramTest, OptimizerHeadersAndPrefixes) {
   popart::OperatorIdentifier relu{"ai.onnx", "Relu", 6};
   EXPECT_EQ(relu.type, "Relu");
 }
+
+TEST(PopartProgramTest, TrainingWithGraphcoreOpsetLoss) {
+  auto builder = popart::Builder::create();
+  auto aiOnnx = builder->aiOnnxOpset11();
+  auto aiGraphcore = builder->aiGraphcoreOpset1();
+  popart::TensorInfo info{"FLOAT", std::vector<int64_t>{3}};
+  auto x = builder->addInputTensor(info, "x");
+  std::vector<float> wData{1.f, 2.f, 3.f};
+  auto w = builder->addInitializedInputTensor(popart::ConstVoidData(wData.data(), info), "w");
+  auto y = aiOnnx.mul({x, w});
+  auto loss = aiGraphcore.l1loss({y}, 1.0f, popart::ReductionType::Sum, "loss");
+  auto scaled = aiGraphcore.scale({y}, 2.0f);
+  builder->addOutputTensor(scaled);
+  popart::SGD sgd({{"defaultLearningRate", {0.1f, true}}});
+  auto session = popart::TrainingSession::createFromOnnxModel(
+      builder->getModelProto(), popart::DataFlow(1, {{scaled, popart::AnchorReturnType("All")}}), loss, sgd,
+      popart::DeviceManager::createDeviceManager().createCpuDevice());
+  session->prepareDevice();
+  session->weightsFromHost();
+  std::vector<float> xData{1.f, -1.f, 2.f}, out(3);
+  popart::NDArrayWrapper<float> xw(xData.data(), {3}), ow(out.data(), {3});
+  std::map<popart::TensorId, popart::IArray &> inputs = {{x, xw}}, anchors = {{scaled, ow}};
+  popart::StepIO stepio(inputs, anchors);
+  session->run(stepio);
+  EXPECT_EQ(out, (std::vector<float>{2.f, -4.f, 12.f}));
+  // d|x*w|/dw = sign(x*w) * x = [1, 1, 2]; w' = w - 0.1 * that.
+  std::vector<float> trained(3);
+  popart::WeightsIO weights;
+  weights.insert(w, {trained.data(), info});
+  session->weightsToHost();
+  session->readWeights(weights);
+  EXPECT_FLOAT_EQ(trained[0], 0.9f);
+  EXPECT_FLOAT_EQ(trained[1], 1.9f);
+  EXPECT_FLOAT_EQ(trained[2], 2.8f);
+}

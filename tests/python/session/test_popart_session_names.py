@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import popart
+import popart._internal.ir  # noqa: F401  (the class session.getIr() returns)
 
 
 def _model():
@@ -54,16 +55,14 @@ def test_builder_core_import_path():
 
 
 def test_gradient_sums_are_onnx_sums():
-    no_sum_to_add = popart.Patterns(popart.PatternsLevel.Default)
-    no_sum_to_add.enablePattern("SumToAdd", False)
-    s, x, w = _training(no_sum_to_add)
+    s, x, w = _training()
     ops = json.loads(s._serializeIr(popart.IrSerializationFormat.JSON))["maingraph"]
     sums = [op for op in ops if op["type"] == "Sum"]
     assert sums and all(op["domain"] == "ai.onnx" for op in sums)
     assert {op["name"] for op in sums} >= {"GradSum_" + w}
     assert not [op for op in ops if op["type"] == "GradSum"]
-    # SumToAdd (on by default, as in PopART) turns the two-input gradient sums into Adds.
-    s2, _, _ = _training()
+    # SumToAdd (an All-level pattern) turns the two-input gradient sums into Adds.
+    s2, _, _ = _training(popart.Patterns(popart.PatternsLevel.Default).enablePattern("SumToAdd", True))
     types = [op["type"] for op in json.loads(s2._serializeIr(popart.IrSerializationFormat.JSON))["maingraph"]]
     assert "Sum" not in types
     # Same gradient either way: d/dw sum(|r*w + r + w|) = r + 1 where everything is positive.
