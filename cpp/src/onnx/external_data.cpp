@@ -86,8 +86,19 @@ void loadExternal(Tensor &t, const Origin &origin, std::map<std::string, Externa
   if (record) (*record)[t.name] = {location, path.string(), offset, length};
 }
 
+std::string locationOf(const Tensor &t) {
+  for (const auto &e : t.externalData)
+    if (e.key == "location") return e.value;
+  return {};
+}
+
 void resolveTensor(Tensor &t, const Origin &o, std::map<std::string, ExternalDataRef> *record = nullptr) {
-  if (t.dataLocation == 1) loadExternal(t, o, record);
+  if (t.dataLocation != 1) return;
+  // A model given as bytes may name files that are not there (yet): it can still
+  // be inspected or edited; reading the tensor's values reports the file then.
+  std::error_code ec;
+  if (!o.confined && !locationOf(t).empty() && !std::filesystem::exists(locationOf(t), ec)) return;
+  loadExternal(t, o, record);
 }
 
 void resolveGraph(Graph &g, const Origin &o, std::map<std::string, ExternalDataRef> *record) {

@@ -169,5 +169,7 @@ def test_missing_external_file_is_named(tmp_path):
     b, _, _, _, loss, location = _model(tmp_path)
     proto = b.getModelProto()
     os.remove(location)
-    with pytest.raises(popart.popart_exception, match="weights.bin"):
+    with pytest.raises(popart.popart_exception, match="'W0' keeps its data in the external file '.*weights.bin'"):
         _train(proto, loss, steps=0)
+    # The model can still be loaded and inspected without its data.
+    assert popart.Builder(proto).getInputTensorIds() == ["x", "W0", "W1"]

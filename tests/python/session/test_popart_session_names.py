@@ -76,3 +76,27 @@ def test_gradient_sums_are_onnx_sums():
         grads.append(anchors[popart.reservedGradientPrefix() + w])
     np.testing.assert_allclose(grads[0], np.maximum(xv, 0) + 1, rtol=1e-6)
     np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_experimental_settings_custom_transforms():
+    opts = popart.SessionOptions()
+    assert opts.experimentalSettings.customTransformApplierSettings == {}
+    b, x, w, loss = _model()
+
+    def make(settings):
+        o = popart.SessionOptions()
+        o.experimentalSettings.customTransformApplierSettings = settings
+        assert o.experimentalSettings.customTransformApplierSettings == settings
+        return popart.InferenceSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, [loss]),
+                                       deviceInfo=popart.DeviceManager().createCpuDevice(), userOptions=o)
+
+    s = make({"Fwd0": ["Prune"], "Final": ["Prune"]})  # PopART's Prune, registered by name
+    s.prepareDevice()
+    anchors = s.initAnchorArrays()
+    xv = np.ones((2, 3), np.float32)
+    s.run(popart.PyStepIO({x: xv}, anchors))
+    np.testing.assert_allclose(anchors[loss], np.sum(np.abs(0.5 + 1.5)) * 6, rtol=1e-6)
+    with pytest.raises(popart.popart_exception, match="no transform named 'MyTransform'.*Prune"):
+        make({"Fwd0": ["MyTransform"]})
+    with pytest.raises(popart.popart_exception, match="unknown checkpoint 'Backward'"):
+        make({"Backward": ["Prune"]})
