@@ -241,6 +241,15 @@ void Session::modelToHost(const std::string &fileName) {
   writeFileAtomically(fileName, exportModelWithWeights(*ir_), "modelToHost");
 }
 
+void Session::updateExternallySavedTensorLocations(const std::string &fromLocation, const std::string &toLocation) {
+  const onnxpb::Model *m = ir_->getModel();
+  if (!m) throw error("updateExternallySavedTensorLocations: session '{}' has no ONNX model (built from an IR)", name_);
+  if (isPrepared()) copyDeviceWeightsToHost();
+  onnxpb::Model updated = *m;
+  moveExternalData(*ir_, updated, fromLocation, toLocation);
+  ir_->setOnnxModel(updated);
+}
+
 void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {
   onnxpb::Model m = readModel(model);
   Graph &g = ir_->getMainGraph();

@@ -108,7 +108,8 @@ TensorId Autodiff::gradOf(const Tensor *t) {
   } else {
     std::map<InIndex, TensorId> ins;
     for (size_t i = 0; i < it->second.size(); ++i) ins[static_cast<InIndex>(i)] = it->second[i];
-    bwd_.createConnectedOp(internalOp("GradSum"), ins, {{0, name}}, Attributes(), "GradSum_" + t->id);
+    // An ai.onnx Sum named GradSum_<tensor>, as PopART adds gradient sums.
+    bwd_.createConnectedOp(onnxOp("Sum", {8}), ins, {{0, name}}, Attributes(), "GradSum_" + t->id);
   }
   return final_[t] = name;
 }
