@@ -26,3 +26,6 @@ from popxl.ops._nn import (  # noqa: F401,E402
     average_pool, batch_norm_inference, conv, conv_transpose, group_norm, interpolate, layer_norm, max_pool,
     nll_loss, nll_loss_with_softmax_grad, print_tensor, roi_align,
 )
+from popxl.ops._random import (  # noqa: F401,E402
+    dropout, random_normal, random_uniform, shaped_dropout, split_random_seed,
+)

@@ -70,9 +70,9 @@ def run_grad(fn, *arrays, seed=None):
             feeds[h2d] = a
             ts.append(t)
         g = ir.create_graph(fn, *ts)
+        info = transforms.autodiff(g)
         fwd = ops.call_with_info(g, *ts)
         out = fwd.outputs[0]
-        info = transforms.autodiff(g)
         if seed is None:
             seed = rand(out.shape, out.dtype.as_numpy(), seed=5)
         seed = np.asarray(seed, out.dtype.as_numpy())
