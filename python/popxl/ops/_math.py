@@ -9,10 +9,10 @@ from popxl.ops._core import _GC, _op
 from popxl.tensor import Tensor, constant
 
 
-def _unary_gc(op_type, name, doc):
+def _unary_gc(op_type, name, doc, attrs=None):
     def f(t: Tensor) -> Tensor:
         _checks.floating(name, t)
-        return _op(op_type, [t], domain=_GC)[0]
+        return _op(op_type, [t], attrs, domain=_GC)[0]
     f.__name__ = name
     f.__doc__ = doc
     return f
@@ -22,7 +22,8 @@ gelu = _unary_gc("Gelu", "gelu", "GELU (tanh approximation) elementwise.")
 swish = _unary_gc("Swish", "swish", "Swish x * sigmoid(x) elementwise.")
 exp_ = _unary_gc("ExpInplace", "exp_", "e**t in place: t is modified and the result aliases t.")
 relu_ = _unary_gc("ReluInplace", "relu_", "max(t, 0) in place: t is modified and the result aliases t.")
-gelu_ = _unary_gc("GeluInplace", "gelu_", "GELU (tanh approximation) in place: the result aliases t.")
+gelu_ = _unary_gc("GeluInplace", "gelu_", "GELU (tanh approximation) in place: the result aliases t.",
+                  {"approximate": "tanh"})
 swish_ = _unary_gc("SwishInplace", "swish_", "Swish in place: t is modified and the result aliases t.")
 
 

@@ -57,6 +57,26 @@ def run(fn, *arrays):
     return vals if isinstance(outs, (list, tuple)) else vals[0]
 
 
+def run_inplace(fn, a, *arrays):
+    """fn(x, *tensors) with x a variable holding `a` (modified in place by fn); returns fn's output value
+    and x's value after the run."""
+    ir = popxl.Ir()
+    feeds = {}
+    with ir.main_graph:
+        x = popxl.variable(np.asarray(a), name="x")
+        ts = []
+        for i, b in enumerate(arrays):
+            b = np.asarray(b)
+            h2d, t = _load(b, f"in{i}")
+            feeds[h2d] = b
+            ts.append(t)
+        out = _store(fn(x, *ts))
+    with popxl.Session(ir, "ipu_model") as s:
+        res = s.run(feeds)
+        x_after = s.get_tensor_data(x)
+    return res[out], x_after
+
+
 def run_grad(fn, *arrays, seed=None):
     """fn(*tensors) as a subgraph called from the main graph, differentiated with autodiff; returns
     (output value, gradients of every float input, given the output gradient `seed`, default random)."""
@@ -111,13 +131,17 @@ def torch_grads(torch_fn, arrays, seed):
                                   for t, a in zip(ts, arrays)]
 
 
-def check_grad(fn, torch_fn, *arrays, grad_tol=None):
-    """Forward value and dtype of fn against torch_fn, and the gradients through popxl autodiff against
-    torch autograd."""
+def check_grad(fn, torch_fn, *arrays, grad_tol=None, out_dtype=None, out_tol=None):
+    """Forward value and dtype (out_dtype, default the first input's) of fn against torch_fn, and the
+    gradients of the float inputs through popxl autodiff against torch autograd."""
     out, grads, seed = run_grad(fn, *arrays)
     want, want_grads = torch_grads(torch_fn, arrays, seed)
-    check(out, want, out.dtype)
-    assert out.dtype == np.asarray(arrays[0]).dtype or np.asarray(arrays[0]).dtype.kind != "f"
+    want = want.astype(out_dtype or np.asarray(arrays[0]).dtype)
+    if out_tol is not None:
+        assert out.dtype == want.dtype and out.shape == want.shape
+        np.testing.assert_allclose(out.astype(np.float64), want.astype(np.float64), **out_tol)
+    else:
+        check(out, want)
     for i, (g, w) in enumerate(zip(grads, want_grads)):
         if w is None:
             continue
