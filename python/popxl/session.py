@@ -148,7 +148,7 @@ class Session:
             if arr.shape != t.shape:
                 raise ValueError(f"Session.write_variables_data: data for '{t.id}' has shape {arr.shape}, the "
                                  f"variable has {t.shape}")
-            arrays[t] = np.ascontiguousarray(arr.astype(t.dtype.as_numpy(), copy=False))
+            arrays[t] = np.asarray(arr.astype(t.dtype.as_numpy(), copy=False), order="C")
         if self.is_attached and not self._host_in_sync:
             self.weights_to_host()  # keep the device's newer values of the other variables
         for t, arr in arrays.items():
@@ -213,7 +213,7 @@ class Session:
                 raise ValueError(f"Session.run: data for stream '{s.tensor_id}' is {arr.dtype}, the stream is "
                                  f"{s.dtype.name} (pass downcast_inputs=True to convert)")
             arr = arr.astype(np_type)
-        return np.ascontiguousarray(arr)
+        return np.asarray(arr, order="C")
 
     def _check_outputs(self, outputs) -> Dict[str, np.ndarray]:
         outs = {}

@@ -356,7 +356,7 @@ void Devicex::run(IStepIO &io) {
     IStepIO *&io;
     ~Reset() { io = nullptr; }
   } reset{io_};
-  if (opts.enableExplicitMainLoops && !ir_.getModel()) {
+  if (ir_.isExplicitProgram()) {
     runExplicitMainLoops(io, main);
   } else {
     runMicroBatches(io, main, bps, accum, replicas);

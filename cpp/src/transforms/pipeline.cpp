@@ -69,7 +69,9 @@ std::vector<IrPass> makePasses() {
       {"patterns", applyPatterns},
       {"dotFwd1", [](Ir &ir) { ir.dotCheckpoint("FWD1"); }},
       {"constantFolding", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { foldConstants(g); }); }},
-      {"orderModifiers", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { orderModifiers(g); }); }},
+      {"orderModifiers", [](Ir &ir) {
+         if (!ir.isExplicitProgram()) forEachGraph(ir, [](Graph &g) { orderModifiers(g); });
+       }},
       {"autodiff", differentiate},
       {"prune", [](Ir &ir) { prune(ir.getMainGraph()); }},
       {"hostCopyOps", [](Ir &ir) { if (ir.getSessionOptions().useHostCopyOps) addHostCopyOps(ir); }},
