@@ -3,7 +3,7 @@ interpolate, roi_align, NLL losses, matmul and print_tensor; values, dtypes, flo
 import numpy as np
 import pytest
 
-from _run import check, check_grad, rand, run, run_grad
+from popxl_run import check, check_grad, rand, run, run_grad
 import popxl
 import popxl.ops as ops
 import torch

@@ -3,7 +3,7 @@ dropout / shaped_dropout values and gradients, popxl.random_seed helpers, bad in
 import numpy as np
 import pytest
 
-from _run import check, rand, run, run_grad
+from popxl_run import check, rand, run, run_grad
 import popxl
 import popxl.ops as ops
 from popxl.random_seed import create_seeds, two_uint32_to_uint64, uint64_to_two_uint32

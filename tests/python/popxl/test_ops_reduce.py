@@ -3,7 +3,7 @@ gradients through autodiff, bad input."""
 import numpy as np
 import pytest
 
-from _run import check, check_grad, rand, run
+from popxl_run import check, check_grad, rand, run
 import popxl
 import popxl.ops as ops
 import torch

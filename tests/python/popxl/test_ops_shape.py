@@ -3,7 +3,7 @@ values, dtypes, float16 and ints, gradients through autodiff, bad input."""
 import numpy as np
 import pytest
 
-from _run import check, check_grad, rand, run, run_inplace
+from popxl_run import check, check_grad, rand, run, run_inplace
 import popxl
 import popxl.ops as ops
 import torch
