@@ -67,7 +67,18 @@ class Tensor:
 
     @property
     def T(self):
+        """The tensor with its axes reversed (ops.transpose)."""
         return self.transpose()
+
+    @property
+    def T_(self):
+        """A view of the tensor with its axes reversed (ops.transpose_)."""
+        return self.transpose_()
+
+    def transpose_(self, permutation=None):
+        """ops.transpose_: a transposed view aliasing this tensor."""
+        from popxl import ops
+        return ops.transpose_(self, permutation)
 
     def __repr__(self):
         return f"Tensor[{self.id} {self.dtype.name} {self.shape}]"

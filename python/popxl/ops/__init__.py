@@ -29,3 +29,4 @@ from popxl.ops._nn import (  # noqa: F401,E402
 from popxl.ops._random import (  # noqa: F401,E402
     dropout, random_normal, random_uniform, shaped_dropout, split_random_seed,
 )
+from popxl.ops._views import concat_, slice_, transpose_  # noqa: F401,E402

@@ -66,6 +66,8 @@ def _sequence(g, pb_op):
         if g._last_op is not None:
             g._pb_graph.addTopoCon(g._last_op, pb_op)
         g._last_op = pb_op
+    from popxl.ops._views import after_op
+    after_op(g, pb_op)  # keeps the views of transpose_/slice_/concat_ in step
 
 
 def _binary(op_type):

@@ -255,3 +255,20 @@ def ipu_copy(t: Tensor, destination: int, source: Optional[int] = None) -> Tenso
     if source is not None and source == destination:
         raise ValueError(f"ipu_copy: tensor '{t.id}' is copied from IPU {source} to itself")
     return _op("Nop", [t], domain=_GC, name=f"{t.id}_ipu{destination}")[0]
+
+
+def _slice_write(t: Tensor, value: Tensor, start=None, stop=None, step=None, axis=None) -> Tensor:
+    """A copy of t with the region slice(t, start, stop, step, axis) set to `value` (of that region's shape)."""
+    s, e, ax, st = _slice_args(t, start, stop, step, axis)
+    key = [np.s_[:]] * t.rank
+    for a, b, c, d in zip(ax, s, e, st):
+        key[a] = np.s_[b:c:d]
+    flat_idx = np.arange(t.nelms, dtype=np.int64).reshape(t.shape)[tuple(key)]
+    if flat_idx.shape != value.shape:
+        raise ValueError(f"slice write: value '{value.id}' {value.shape} does not match the region {flat_idx.shape} "
+                         f"of tensor '{t.id}'")
+    if flat_idx.size == 0:
+        return t
+    out = _op("ScatterElements", [reshape(t, (t.nelms,)), constant(flat_idx.reshape(-1), name="region"),
+                                  reshape(value, (value.nelms,))], {"axis": 0}, version=13)[0]
+    return reshape(out, t.shape)

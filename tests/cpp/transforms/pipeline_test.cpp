@@ -12,6 +12,7 @@
 #include "popart/stepio.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/pipeline.hpp"
+#include "transforms/prune.hpp"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <fstream>
@@ -115,6 +116,27 @@ TEST(IrPipeline, PrunePrunesAndInplacingInplaces) {
   EXPECT_FALSE(g.getTensors().contains("dead"));
   EXPECT_GE(opTypes(g).count("ReluInplace"), 1u);
   EXPECT_THROW(runIrPipeline(*ir), error);
+}
+
+// y = x * c1; ExpInplace(y) (output unused); z = y + c1 is read: the in-place op stays, since z reads the
+// y it changed; ExpInplace(d) of a tensor nothing else reads goes.
+TEST(IrPipeline, PruneKeepsInPlaceChangesOfNeededTensors) {
+  const OperatorIdentifier expInplace{"ai.graphcore", "ExpInplace", 1};
+  auto ir = std::make_shared<Ir>();
+  Graph &g = ir->getMainGraph();
+  g.getTensors().addStream("x", f23);
+  g.getTensors().addConstInit("c1", f23, c1.data());
+  connect(g, mul, {"x", "c1"}, "y");
+  Op *changeY = connect(g, expInplace, {"y"}, "e");
+  Op *readY = connect(g, add, {"y", "c1"}, "z");
+  g.addTopoCon(changeY, readY);
+  connect(g, mul, {"x", "c1"}, "d");
+  connect(g, expInplace, {"d"}, "de");
+  g.markAsOutput("z");
+  prune(g);
+  EXPECT_TRUE(g.getTensors().contains("e"));
+  EXPECT_FALSE(g.getTensors().contains("de"));
+  EXPECT_FALSE(g.getTensors().contains("d"));
 }
 
 TEST(IrPipeline, InplacingOffWithoutTheInPlacePattern) {

@@ -259,3 +259,68 @@ def test_bad_input():
             ops.scatter_reduce(x, popxl.constant(np.zeros((2, 3), np.int32)), 0, 2, "avg")
         with pytest.raises(Exception, match="Reshape.*6 elements|6"):
             ops.reshape(x, (4,))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_view_ops_values_and_grads(dtype):
+    a, b = rand((3, 4), dtype, seed=1), rand((2, 4), dtype, seed=2)
+    out = run(lambda x, z: [ops.transpose_(x), x.T_, x.transpose_((1, 0)), ops.slice_(x, 1, 3, None, 1),
+                            ops.concat_([x, z], 0)], a, b)
+    for got, want in zip(out, [a.T, a.T, a.T, a[:, 1:3], np.concatenate([a, b])]):
+        check(got, want)
+    if dtype == np.float32:
+        check_grad(lambda x: ops.transpose_(x) * 2, lambda x: x.T * 2, a)
+        check_grad(lambda x: ops.slice_(x, [0, 1], [2, 4], [1, 2], [0, 1]), lambda x: x[0:2, 1:4:2], a)
+        check_grad(lambda x, z: ops.concat_([x, z]), lambda x, z: torch.cat([x, z]), a, b)
+
+
+def test_changing_a_view_changes_the_viewed_tensor():
+    a, b = rand((3, 4), seed=1), rand((2, 4), seed=2)
+    y, x_after = run_inplace(lambda x: ops.add_(ops.transpose_(x), popxl.constant(np.float32(1))), a)
+    check(y, a.T + 1)
+    check(x_after, a + 1)
+    y, x_after = run_inplace(lambda x: ops.relu_(ops.slice_(x, [1, 0], [3, 4], [1, 2], [0, 1])), a)
+    want = a.copy()
+    want[1:3, 0:4:2] = np.maximum(want[1:3, 0:4:2], 0)
+    check(y, want[1:3, 0:4:2])
+    check(x_after, want)
+
+    def change_concat(x, z):
+        ops.exp_(ops.concat_([x, z], 0))
+        return z + 0
+    y, x_after = run_inplace(change_concat, a, b)
+    check(y, np.exp(b))
+    check(x_after, np.exp(a))
+
+
+def test_changing_the_viewed_tensor_changes_the_view():
+    a = rand((3, 4), seed=1)
+
+    def change_source(x):
+        v = x.T_
+        s = ops.slice_(x, 0, 1, None, 0)
+        ops.add_(x, popxl.constant(np.float32(10)))
+        return ops.concat([ops.reshape(v, (12,)), ops.reshape(s, (4,))])
+    y, x_after = run_inplace(change_source, a)
+    check(y, np.concatenate([(a + 10).T.reshape(-1), (a + 10)[0]]))
+    check(x_after, a + 10)
+
+
+def test_reading_after_an_in_place_change_sees_it():
+    a = rand((2, 3))
+
+    def f(x):
+        y = x * 1
+        ops.exp_(y)  # its output is unused: the change must still happen before y is read
+        return y + 0
+    check(run(f, a), np.exp(a))
+
+
+def test_view_bad_input():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x = popxl.constant(np.zeros((2, 3), np.float32), name="x")
+        with pytest.raises(ValueError, match="transpose_: \\[0, 0\\] is not a permutation.*'x'"):
+            ops.transpose_(x, [0, 0])
+        with pytest.raises(ValueError, match="concat: axis 3"):
+            ops.concat_([x, x], 3)
