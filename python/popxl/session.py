@@ -45,6 +45,7 @@ class Session:
         self._loaded = ir._loaded_streams()
         self._device = _device(device_desc, max(1, ir.replication_factor))
         ir._freeze()
+        ir._session = self
         self._pb_session = popart_core._InferenceSessionCore(ir=ir._pb_ir, deviceInfo=self._device,
                                                              name="popxl")
         self._pb_session.prepareDevice(False)
@@ -157,6 +158,10 @@ class Session:
             self.weights_from_host()
 
     # ---- running ----
+    def expected_inputs(self):
+        """The host-to-device streams run() needs data for."""
+        return list(self._loaded)
+
     def _expected_shape(self, stream) -> tuple:
         lead = ()
         if self._ir.num_host_transfers > 1:

@@ -114,6 +114,7 @@ def _connect(graph, inputs, inputs_dict, check_inputs: bool, what: str) -> List[
     """The parent tensors for each input of `graph`: positional `inputs`, then `inputs_dict` keyed by the
     graph's input tensors; checked for count, shape and dtype."""
     g = context.get_current_graph()
+    g._check_mutable(what)
     if graph.ir is not g.ir:
         raise ValueError(f"{what} of graph '{graph.name}': it belongs to another Ir")
     if graph == g:
