@@ -241,20 +241,33 @@ def onehot(t: Tensor, num_classes: Tensor, values: Tensor, axis: int) -> Tensor:
 
 
 def io_tile_copy(t: Tensor) -> Tensor:
-    """A copy of t moved between the IO and compute tiles (one memory on the CPU: a copy)."""
+    """A copy of t moved between the compute and IO tiles: the copy is on the IO tiles when t is on the
+    compute tiles and the other way round (one memory on the CPU: the values are copied)."""
+    from popxl import context
     _checks.tensor("io_tile_copy", t)
-    return _op("Nop", [t], domain=_GC, name=f"{t.id}_io_copy")[0]
+    target = "compute" if t.tile_set == "io" else "io"
+    context._tile_sets.append(target)
+    try:
+        return _op("Nop", [t], domain=_GC, name=f"{t.id}_{target}_copy")[0]
+    finally:
+        context._tile_sets.pop()
 
 
 def ipu_copy(t: Tensor, destination: int, source: Optional[int] = None) -> Tensor:
-    """A copy of t on IPU `destination` (from IPU `source`); one device on the CPU: a copy."""
+    """A copy of t on IPU `destination`, from IPU `source` (default: the IPU of the op that produced t)."""
+    from popxl import context
     _checks.tensor("ipu_copy", t)
     for what, v in (("destination", destination), ("source", source)):
-        if v is not None and (not isinstance(v, (int, np.integer)) or v < 0):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0):
             raise ValueError(f"ipu_copy: {what} of tensor '{t.id}' must be an IPU number >= 0, got {v!r}")
-    if source is not None and source == destination:
-        raise ValueError(f"ipu_copy: tensor '{t.id}' is copied from IPU {source} to itself")
-    return _op("Nop", [t], domain=_GC, name=f"{t.id}_ipu{destination}")[0]
+    placed = t._pb_tensor.hasProducer() and t._pb_tensor.getProducer().hasVirtualGraphId()
+    if source is not None and placed and source != t.ipu:
+        raise ValueError(f"ipu_copy: tensor '{t.id}' is on IPU {t.ipu}, not on source IPU {source}")
+    src = source if source is not None else t.ipu
+    if src == destination:
+        raise ValueError(f"ipu_copy: tensor '{t.id}' is copied from IPU {src} to itself")
+    with context.ipu(int(destination)):
+        return _op("Nop", [t], domain=_GC, name=f"{t.id}_ipu{destination}")[0]
 
 
 def _slice_write(t: Tensor, value: Tensor, start=None, stop=None, step=None, axis=None) -> Tensor:

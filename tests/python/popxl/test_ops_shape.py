@@ -210,11 +210,27 @@ def test_onehot(dtype, axis):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_copies(dtype):
     a = rand((2, 3), dtype)
-    out = run(lambda x: [ops.io_tile_copy(x), ops.ipu_copy(x, 1), ops.ipu_copy(x, 1, 0), x.copy_to_ipu(0)], a)
+    out = run(lambda x: [ops.io_tile_copy(x), ops.ipu_copy(x, 1), ops.ipu_copy(x, 1, 0), x.copy_to_ipu(2)], a)
     for got in out:
         check(got, a)
     if dtype == np.float32:
         check_grad(lambda x: ops.ipu_copy(x, 1) * 2, lambda x: x * 2, a)
+
+
+def test_copies_place_their_results():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x = popxl.constant(np.zeros(3, np.float32), name="x")
+        with popxl.ipu(1):
+            y = x + 1
+        z = ops.ipu_copy(y, 0)
+        assert (y.ipu, z.ipu, ops.ipu_copy(z, 2, 0).ipu) == (1, 0, 2)
+        io = ops.io_tile_copy(y)
+        assert (y.tile_set, io.tile_set, ops.io_tile_copy(io).tile_set) == ("compute", "io", "compute")
+        with pytest.raises(ValueError, match="ipu_copy: tensor '.*' is on IPU 1, not on source IPU 0"):
+            ops.ipu_copy(y, 2, 0)
+        with pytest.raises(ValueError, match="copied from IPU 1 to itself"):
+            y.copy_to_ipu(1)
 
 
 def test_strides():
