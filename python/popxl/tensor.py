@@ -165,6 +165,17 @@ class Tensor:
         from popxl import ops
         return ops.ipu_copy(self, destination, source)
 
+    def diag(self):
+        """The main diagonal of a 2-D tensor (length min of its dimensions)."""
+        from popxl import ops
+        if self.rank != 2:
+            raise ValueError(f"diag: tensor '{self.id}' has shape {self.shape}, expected a 2-D tensor")
+        n, m = self.shape
+        k = min(n, m)
+        if k == 0:
+            return ops.slice(ops.flatten(self), 0, 0, 1, 0)
+        return ops.slice(ops.flatten(self), 0, (k - 1) * (m + 1) + 1, m + 1, 0)
+
     def strides(self, shape=None):
         """Byte strides of a row-major tensor of `shape` (this tensor's by default)."""
         shape = self.shape if shape is None else tuple(shape)

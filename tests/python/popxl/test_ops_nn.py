@@ -38,6 +38,18 @@ def test_matmul(dtype, shapes):
         if dtype == np.float32 else None
 
 
+def test_matmul_output_type():
+    a, b = rand((2, 3), np.float16, seed=1), rand((3, 2), np.float16, seed=2)
+    got = run(lambda x, y: ops.matmul(x, y, output_type=popxl.float32), a, b)
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, a.astype(np.float32) @ b.astype(np.float32), rtol=2e-2, atol=2e-2)
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x = popxl.constant(np.ones((2, 2), np.float32), name="x")
+        with pytest.raises(TypeError, match="matmul: output_type int32"):
+            ops.matmul(x, x, output_type=popxl.int32)
+
+
 POOLS = [  # kernel, stride, padding, ceil_mode
     ((2, 2), None, None, False),
     ((3, 3), (2, 2), (1, 1, 1, 1), False),

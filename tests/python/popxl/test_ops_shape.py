@@ -233,6 +233,13 @@ def test_copies_place_their_results():
             y.copy_to_ipu(1)
 
 
+@pytest.mark.parametrize("shape", [(3, 3), (2, 5), (4, 1)])
+def test_tensor_diag(shape):
+    a = rand(shape)
+    check(run(lambda x: x.diag(), a), np.diag(a))
+    check_grad(lambda x: x.diag() * 2, lambda x: torch.diagonal(x) * 2, a)
+
+
 def test_strides():
     ir = popxl.Ir()
     with ir.main_graph:
@@ -265,6 +272,8 @@ def test_bad_input():
             ops.slice(x, 0, 1, 0, 0)
         with pytest.raises(IndexError, match="index 2 is out of range for axis 0 of tensor 'x'"):
             x[2]
+        with pytest.raises(ValueError, match="diag: tensor 'fidx'"):
+            fi.diag()
         with pytest.raises(IndexError, match="'x' of rank 2 indexed with 3 axes"):
             x[0, 0, 0]
         with pytest.raises(ValueError, match="dynamic_slice.*'x'"):
