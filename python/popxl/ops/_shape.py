@@ -6,7 +6,7 @@ from typing import Iterable, List, Optional, Union
 import numpy as np
 
 from popxl.ops import _checks
-from popxl.ops._core import _GC, _op, detach, reshape
+from popxl.ops._core import _GC, _op, reshape
 from popxl.tensor import Tensor, constant
 
 
@@ -38,8 +38,11 @@ def flatten(t: Tensor) -> Tensor:
 
 
 def reshape_(t: Tensor, shape) -> Tensor:
-    """reshape whose result is a view of t: it aliases t's memory."""
-    return reshape(_checks.tensor("reshape_", t), shape)
+    """reshape whose result is a view of t: it shares t's memory, so in-place changes of either show in the
+    other (reshape's result has its own values)."""
+    _checks.tensor("reshape_", t)
+    shape_t = constant(np.asarray(shape, dtype=np.int64), name="shape")
+    return _op("Reshape", [t, shape_t], {"view": 1}, name="reshape_")[0]
 
 
 def flatten_(t: Tensor) -> Tensor:
@@ -48,8 +51,9 @@ def flatten_(t: Tensor) -> Tensor:
 
 
 def detach_(t: Tensor) -> Tensor:
-    """detach whose result aliases t."""
-    return detach(_checks.tensor("detach_", t))
+    """detach whose result is a view of t (shares its memory)."""
+    _checks.tensor("detach_", t)
+    return _op("Detach", [t], {"view": 1}, domain=_GC, name="detach_")[0]
 
 
 def squeeze(t: Tensor, axes: Optional[Union[int, Iterable[int]]] = None) -> Tensor:

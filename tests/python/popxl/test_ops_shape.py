@@ -341,6 +341,30 @@ def test_reading_after_an_in_place_change_sees_it():
     check(run(f, a), np.exp(a))
 
 
+@pytest.mark.parametrize("view", [True, False])
+def test_reshape_and_detach_share_memory_only_when_underscored(view):
+    a = rand((2, 3))
+    one = lambda: popxl.constant(np.float32(1))  # noqa: E731
+    ops_ = [(ops.reshape_, ops.reshape, (3, 2)), (ops.flatten_, ops.flatten, None), (ops.detach_, ops.detach, None),
+            (lambda x, s: x.reshape_(s), lambda x, s: x.reshape(s), (6,))]
+    for v_op, c_op, arg in ops_:
+        op = v_op if view else c_op
+        call = (lambda x: op(x, arg)) if arg is not None else op
+
+        def change_result(x):
+            ops.add_(call(x), one())
+            return x + 0
+        check(run(change_result, a), a + 1 if view else a)
+
+        def change_input(x):
+            y = call(x)
+            ops.add_(x, one())
+            return ops.reshape(y, (2, 3)) * 1
+        check(run(change_input, a), a + 1 if view else a)
+        y, x_after = run_inplace(lambda x: ops.add_(call(x), one()), a)
+        check(x_after, a + 1 if view else a)
+
+
 def test_view_bad_input():
     ir = popxl.Ir()
     with ir.main_graph:
