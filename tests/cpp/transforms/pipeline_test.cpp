@@ -13,6 +13,7 @@
 #include "popart/tensor.hpp"
 #include "transforms/pipeline.hpp"
 #include "transforms/prune.hpp"
+#include "transforms/separate_views.hpp"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <fstream>
@@ -137,6 +138,32 @@ TEST(IrPipeline, PruneKeepsInPlaceChangesOfNeededTensors) {
   EXPECT_TRUE(g.getTensors().contains("e"));
   EXPECT_FALSE(g.getTensors().contains("de"));
   EXPECT_FALSE(g.getTensors().contains("d"));
+}
+
+// y = Detach(x) shares x's memory; ExpInplace(y) changes y: separateViews gives y its own memory (a Nop
+// copy) unless the Detach is marked as a view.
+TEST(IrPipeline, SeparateViewsCopiesAliasesOfChangedTensors) {
+  const OperatorIdentifier detach{"ai.graphcore", "Detach", 1};
+  const OperatorIdentifier expInplace{"ai.graphcore", "ExpInplace", 1};
+  for (int64_t view : {0, 1}) {
+    auto ir = std::make_shared<Ir>();
+    Graph &g = ir->getMainGraph();
+    g.getTensors().addVarInit("x", f23, w0.data());
+    Attributes attrs;
+    if (view) attrs.setAttribute("view", view);
+    Op *d = connect(g, detach, {"x"}, "y", attrs);
+    connect(g, expInplace, {"y"}, "e");
+    separateViews(g);
+    Op *producer = g.getTensor("y")->getProducerUnsafe();
+    if (view) {
+      EXPECT_EQ(producer, d);
+    } else {
+      ASSERT_NE(producer, d);
+      EXPECT_EQ(producer->opid.type, "Nop");
+      EXPECT_EQ(producer->inTensor(0), d->outTensor(0));
+      EXPECT_EQ(d->outTensor(0)->info, f23);
+    }
+  }
 }
 
 TEST(IrPipeline, InplacingOffWithoutTheInPlacePattern) {
