@@ -79,6 +79,16 @@ def test_binary_ints_and_operators(dtype):
         check(got, want)
 
 
+@pytest.mark.parametrize("dtype", FLOATS + [np.int32])
+def test_maximum_of_several(dtype):
+    a, b, c = rand((2, 3), dtype, seed=1), rand((3,), dtype, seed=2), rand((2, 1), dtype, seed=3)
+    check(run(ops.maximum, a, b, c), np.maximum(np.maximum(a, b), c))
+    check(run(ops.maximum, a), a)
+    if dtype == np.float32:
+        check_grad(lambda x, y, z: ops.maximum(x, y, z), lambda x, y, z: torch.maximum(torch.maximum(x, y), z),
+                   a, b, c)
+
+
 def test_logical_ops_and_operators():
     a, b = rand((2, 3), np.bool_, seed=1), rand((3,), np.bool_, seed=2)
     out = run(lambda x, y: [ops.logical_and(x, y), ops.logical_or(x, y), ops.logical_not(x), x & y, x | y, ~x],
