@@ -247,8 +247,8 @@ def print_tensor(t: Tensor, title: Optional[str] = None, print_self: bool = True
                  summarise_threshold: int = 1000, edge_items: int = 3, max_line_width: int = 75, digits: int = 8,
                  float_format: str = "auto", separator: str = " ", open_bracket: str = "[",
                  close_bracket: str = "]") -> Tensor:
-    """t unchanged, printing it at each run (title: t's id by default), and its gradient when print_gradient.
-    With print_self False and print_gradient False nothing is printed."""
+    """t unchanged, printing it at each run when print_self (title: t's id by default), and its gradient
+    when print_gradient."""
     _checks.tensor("print_tensor", t)
     if float_format not in _FLOAT_FORMATS:
         raise ValueError(f"print_tensor: float_format '{float_format}' is not one of {sorted(_FLOAT_FORMATS)}")
@@ -257,5 +257,6 @@ def print_tensor(t: Tensor, title: Optional[str] = None, print_self: bool = True
     attrs = {"print_gradient": int(print_gradient), "title": title if title is not None else t.id,
              "summariseThreshold": int(summarise_threshold), "edgeItems": int(edge_items),
              "maxLineWidth": int(max_line_width), "digits": int(digits), "floatFormat": _FLOAT_FORMATS[float_format],
-             "separator": separator, "openBracket": open_bracket, "closeBracket": close_bracket}
+             "separator": separator, "openBracket": open_bracket, "closeBracket": close_bracket,
+             "print_self": int(print_self)}
     return _op("PrintTensor", [t], attrs, domain=_GC)[0]

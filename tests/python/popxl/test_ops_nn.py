@@ -244,6 +244,10 @@ def test_print_tensor(capfd):
     check(run(lambda x: ops.print_tensor(x, print_self=False), a), a)
     text = capfd.readouterr()
     assert "1.5" not in text.out + text.err
+    out, grads, seed = run_grad(lambda x: ops.print_tensor(x, "only_grad", print_self=False, print_gradient=True), a)
+    check(grads[0], seed)
+    text = capfd.readouterr()
+    assert "Gradient___only_grad" in text.out and "4.25" not in text.out
 
 
 def test_bad_input():
