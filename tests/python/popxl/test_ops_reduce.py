@@ -135,6 +135,8 @@ def test_histogram(dtype, absolute):
 def test_lamb_square(dtype, shape):
     a = rand(shape, dtype)
     check(run(ops.lamb_square, a), np.float32((a.astype(np.float64) ** 2).sum()))
+    if dtype == np.float32:
+        check_grad(ops.lamb_square, lambda x: (x * x).sum(), a)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

@@ -135,6 +135,7 @@ def test_dynamic_slice_update(dtype):
     # offsets are clamped so the region stays inside
     check(run(lambda x, i: ops.dynamic_slice(x, i, [0], [3], False), a, np.array([3], np.uint32)), a[1:4])
     if dtype == np.float32:
+        check_grad(lambda x, i: ops.dynamic_slice(x, i, [0, 2], [2, 2], False), lambda x, i: x[1:3, :, 1:3], a, idx)
         check_grad(lambda x, v, i: ops.dynamic_update(x, i, v, [0, 2], [2, 2], False),
                    lambda x, v, i: _torch_update(x, v), a, u, idx)
 
