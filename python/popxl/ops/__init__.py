@@ -20,7 +20,7 @@ from popxl.ops._shape import (  # noqa: F401,E402
     ipu_copy, onehot, reshape_, scatter, scatter_reduce, slice, split, squeeze, subsample, tied_gather,
 )
 from popxl.ops._reduce import (  # noqa: F401,E402
-    argmax, argmin, cumsum, histogram, l1, l2, lamb_square, logsum, logsumexp, median, sumsquare, topk,
+    argmax, argmin, cumsum, histogram, l1, l2, logsum, logsumexp, median, sumsquare, topk,
 )
 from popxl.ops._nn import (  # noqa: F401,E402
     average_pool, batch_norm_inference, conv, conv_transpose, group_norm, interpolate, layer_norm, max_pool,
@@ -30,3 +30,8 @@ from popxl.ops._random import (  # noqa: F401,E402
     dropout, random_normal, random_uniform, shaped_dropout, split_random_seed,
 )
 from popxl.ops._views import concat_, slice_, transpose_  # noqa: F401,E402
+from popxl.ops.var_updates import lamb_square  # noqa: F401,E402
+from popxl.ops._conditional import ConditionalSiteInfo, conditional, conditional_with_info  # noqa: F401,E402
+import importlib as _importlib  # noqa: E402
+_importlib.import_module("popxl.ops.call")  # loaded now, so the function below keeps the name ops.call
+from popxl.ops._call import call  # noqa: F811,E402

@@ -1,5 +1,5 @@
 """Reductions and order statistics of popxl.ops: argmax/argmin, cumsum, l1/l2/logsum/logsumexp/sumsquare,
-median, topk, histogram and lamb_square."""
+median, topk, histogram (lamb_square: ops.var_updates)."""
 from typing import Iterable, Optional, Tuple, Union
 
 import numpy as np
@@ -80,12 +80,3 @@ def histogram(t: Tensor, levels: Iterable[float], absolute_of_input: bool) -> Te
     if not lv or any(b < a for a, b in zip(lv, lv[1:])):
         raise ValueError(f"histogram: levels {lv} for tensor '{t.id}' must be a non-empty ascending list")
     return _op("Histogram", [t], {"levels": lv, "absoluteOfInput": int(absolute_of_input)}, domain=_GC)[0]
-
-
-def lamb_square(t: Tensor) -> Tensor:
-    """The sum of t**2 over all elements, as a float32 scalar (the norms the LAMB optimizer uses)."""
-    from popxl.ops._math import cast
-    from popxl.dtypes import float32
-    _checks.floating("lamb_square", t)
-    x = t if t.dtype == float32 else cast(t, float32)
-    return _op("ReduceSumSquare", [x], {"axes": list(range(t.rank)), "keepdims": 0}, version=11)[0]
