@@ -135,8 +135,6 @@ def test_histogram(dtype, absolute):
 def test_lamb_square(dtype, shape):
     a = rand(shape, dtype)
     check(run(ops.lamb_square, a), np.float32((a.astype(np.float64) ** 2).sum()))
-    if dtype == np.float32:
-        check_grad(ops.lamb_square, lambda x: (x * x).sum(), a)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -160,5 +158,5 @@ def test_bad_input():
             ops.topk(x, 4, 1, True, True)
         with pytest.raises(ValueError, match="histogram: levels.*'x'"):
             ops.histogram(x, [1.0, 0.0], False)
-        with pytest.raises(TypeError, match="lamb_square.*'i'"):
+        with pytest.raises(Exception, match="LambSquare.*'i'.*INT32"):
             ops.lamb_square(popxl.constant(np.zeros(2, np.int32), name="i"))
