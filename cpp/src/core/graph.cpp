@@ -1,4 +1,5 @@
 #include "popart/graph.hpp"
+#include "core/registrant.hpp"
 #include "popart/error.hpp"
 #include "popart/ir.hpp"
 #include "popart/opmanager.hpp"
@@ -119,11 +120,19 @@ void withOpContext(const Op &op, const char *what, const std::function<void()> &
     f();
   } catch (const internal_error &) {
     throw;
-  } catch (const error &e) {
+  } catch (...) {
+    std::string message;
+    try {
+      throw;
+    } catch (const error &e) {
+      message = e.what();
+    } catch (...) {
+      message = "user code threw " + describeForeignException();  // rethrows std::bad_alloc
+    }
     std::string ins;
     for (const auto &[i, t] : op.input->tensorMap())
       ins += (ins.empty() ? "" : ", ") + t->id + ":" + t->info.toString();
-    throw error("while {} {}, inputs [{}]: {}", what, op.debugName(), ins, e.what());
+    throw error("while {} {}, inputs [{}]: {}", what, op.debugName(), ins, message);
   }
 }
 

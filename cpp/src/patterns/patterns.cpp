@@ -1,9 +1,11 @@
 // Pattern registry and the Patterns selection object.
 #include "popart/patterns.hpp"
+#include "core/registrant.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/logging.hpp"
 #include <algorithm>
+#include <typeinfo>
 
 namespace popart {
 namespace {
@@ -36,6 +38,7 @@ bool inLevel(const PatternEntry &e, PatternsLevel level) {
 void Patterns::registerPattern(const std::string &name, std::vector<PatternsLevel> levels, bool mandatory,
                                std::shared_ptr<Pattern> pattern) {
   if (findPattern(name)) return;
+  if (pattern) keepResident(&typeid(*pattern));  // a library that registered stays loaded
   patternRegistry().push_back({name, std::move(levels), mandatory, std::move(pattern)});
 }
 
