@@ -5,15 +5,18 @@
 // Y = max (or sum / count) of x[o * s - padBegin + t * d] over taps t; GlobalAverage/MaxPool: over all of x[n, c].
 // Gradients (inputs dY, X): oneDNN pooling backward; max pooling first reruns a training-mode forward into a
 // per-thread workspace (the argmax record); the loops route dY to the window's first maximum, spread dY / count
-// or give LpPool taps dy sign(x) (|x| / y)^(p-1).
+// or give LpPool taps dy sign(x) (|x| / y)^(p-1). Max keeps NaN as numpy's max does (the first NaN is the argmax);
+// oneDNN drops it, so its output is recomputed by the loop when the input holds a NaN.
 #include "dispatch.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/popx/opx.hpp"
 #include "window_util.hpp"
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 #ifdef POPART_WITH_DNNL
@@ -72,6 +75,7 @@ template <class T> struct PoolLoop {
   void element(const T *x, const int64_t o[3], T &y, int64_t *index, int64_t *counted = nullptr) const {
     Acc best = std::numeric_limits<Acc>::lowest(), sum = 0;
     int64_t count = 0, arg = 0;
+    bool first = true;
     int64_t p[3];
     for (int64_t a = 0; a < w.k[0]; ++a)
       for (int64_t b = 0; b < w.k[1]; ++b)
@@ -85,7 +89,9 @@ template <class T> struct PoolLoop {
           Acc v = x[(p[0] * w.in[1] + p[1]) * w.in[2] + p[2]];
           ++count;
           sum += ps.kind == PoolKind::Lp ? poolLpPow(v, ps.p) : v;
-          if (v > best) best = v, arg = poolPlaneIndex(w, p, ps.columnMajor);
+          // numpy's max and argmax: the first NaN, else the first maximum.
+          if (first || v > best || (v != v && best == best)) best = v, arg = poolPlaneIndex(w, p, ps.columnMajor);
+          first = false;
         }
     if (ps.isMax()) y = static_cast<T>(best);
     else if (ps.kind == PoolKind::Lp) y = static_cast<T>(lpRoot(sum));
@@ -184,6 +190,48 @@ struct PoolDnnl {
   }
 };
 
+/// True when x[0, n) holds a NaN (a parallel scan that stops early).
+bool anyNan(const float *x, int64_t n) {
+  std::atomic<bool> found{false};
+  popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e && !found.load(std::memory_order_relaxed); i += 4096) {
+      bool nan = false;
+      for (int64_t j = i, end = std::min(e, i + 4096); j < end; ++j) nan |= x[j] != x[j];
+      if (nan) found.store(true, std::memory_order_relaxed);
+    }
+  }, 1 << 16);
+  return found.load();
+}
+
+/// oneDNN's max pooling drops NaN, numpy's max keeps it: when the input the primitive read holds a NaN,
+/// the output is computed again by the loop, through plain copies for tensors in oneDNN layouts (rare path).
+std::function<void()> maxPoolNanFixup(const PoolShape &ps, dnnl::memory src, dnnl::memory y,
+                                      const dnnl::memory::desc &plainX, const dnnl::memory::desc &plainY) {
+  return [=]() mutable {  // mutable: reorders take their memories by non-const reference
+    const auto *xs = static_cast<const float *>(src.get_data_handle());
+    if (!anyNan(xs, static_cast<int64_t>(src.get_desc().get_size() / sizeof(float)))) return;
+    auto &stream = dnnl_ctx::stream();
+    std::vector<float> xbuf, ybuf;
+    const float *x = xs;
+    if (!(src.get_desc() == plainX)) {
+      xbuf.resize(plainX.get_size() / sizeof(float));
+      dnnl::memory px(plainX, dnnl_ctx::engine(), xbuf.data());
+      dnnl::reorder(src, px).execute(stream, src, px);
+      stream.wait();
+      x = xbuf.data();
+    }
+    const bool plainOut = y.get_desc() == plainY;
+    if (!plainOut) ybuf.resize(plainY.get_size() / sizeof(float));
+    float *out = plainOut ? static_cast<float *>(y.get_data_handle()) : ybuf.data();
+    PoolLoop<float>{ps, Window3(ps.g)}.run(x, out, nullptr);
+    if (!plainOut) {
+      dnnl::memory py(plainY, dnnl_ctx::engine(), ybuf.data());
+      dnnl::reorder(py, y).execute(stream, py, y);
+      stream.wait();
+    }
+  };
+}
+
 /// Forward pooling; FLOAT inputs come in the layout their producer left them in (tensor_layout.hpp), and the
 /// output keeps the primitive's layout when its readers accept it.
 bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
@@ -217,6 +265,7 @@ bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &p
   auto dst = step->outputAs(ymem, pd.dst_desc());
   step->add(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   step->finishOutput(dst, ymem);
+  if (ps.isMax()) step->epilogue = maxPoolNanFixup(ps, src, ymem, plainX, plainY);
   tensor_layout::publish(yt, ymem.get_desc());
   addStep(prog, step, opx);
   return true;
@@ -330,7 +379,10 @@ template <class T> void globalPool(const T *x, T *y, int64_t planes, int64_t siz
     for (int64_t p = b; p < e; ++p) {
       const T *xp = x + p * size;
       Acc r = isMax ? std::numeric_limits<Acc>::lowest() : Acc(0);
-      for (int64_t i = 0; i < size; ++i) r = isMax ? std::max(r, Acc(xp[i])) : r + Acc(xp[i]);
+      for (int64_t i = 0; i < size; ++i) {
+        const Acc v = xp[i];
+        r = !isMax ? r + v : (v > r || v != v) ? v : r;  // max keeps a NaN, as numpy's does
+      }
       y[p] = static_cast<T>(isMax ? r : r / static_cast<Acc>(size));
     }
   }, 16);
@@ -349,7 +401,11 @@ template <class T> void globalPoolGrad(const T *dy, const T *x, T *dx, int64_t p
         continue;
       }
       std::fill(dxp, dxp + size, T(0));
-      if (size > 0) dxp[std::max_element(xp, xp + size, [](T a, T c) { return Acc(a) < Acc(c); }) - xp] = dy[p];
+      if (size == 0) continue;
+      int64_t arg = 0;  // numpy's argmax: the first NaN, else the first maximum
+      for (int64_t i = 1; i < size && Acc(xp[arg]) == Acc(xp[arg]); ++i)
+        if (Acc(xp[i]) > Acc(xp[arg]) || xp[i] != xp[i]) arg = i;
+      dxp[arg] = dy[p];
     }
   }, 16);
 }
