@@ -71,23 +71,25 @@ template <class T> struct PoolLoop {
   const PoolShape &ps;
   Window3 w;
 
-  /// The output element at output position o of one plane x: y, and the argmax for MaxPool.
+  /// The output element at output position o of one plane x: y, and the argmax for MaxPool. Only the taps
+  /// inside the input are visited; `count` is the number of taps averaged (those in the explicit padding too
+  /// with count_include_pad, not the extension ceil_mode adds).
   void element(const T *x, const int64_t o[3], T &y, int64_t *index, int64_t *counted = nullptr) const {
     Acc best = std::numeric_limits<Acc>::lowest(), sum = 0;
-    int64_t count = 0, arg = 0;
+    int64_t arg = 0, lo[3], hi[3], count = 1;
     bool first = true;
+    for (int i = 0; i < 3; ++i) {
+      w.taps(i, o[i], 0, w.in[i], lo[i], hi[i]);
+      int64_t f = lo[i], l = hi[i];
+      if (ps.countPad) w.taps(i, o[i], -w.pb[i], w.in[i] + w.pe[i], f, l);
+      count *= l - f;
+    }
     int64_t p[3];
-    for (int64_t a = 0; a < w.k[0]; ++a)
-      for (int64_t b = 0; b < w.k[1]; ++b)
-        for (int64_t c = 0; c < w.k[2]; ++c) {
+    for (int64_t a = lo[0]; a < hi[0]; ++a)
+      for (int64_t b = lo[1]; b < hi[1]; ++b)
+        for (int64_t c = lo[2]; c < hi[2]; ++c) {
           p[0] = w.pos(0, o[0], a), p[1] = w.pos(1, o[1], b), p[2] = w.pos(2, o[2], c);
-          bool in = w.inside(0, p[0]) && w.inside(1, p[1]) && w.inside(2, p[2]);
-          if (!in) {
-            count += ps.countPad && inPadding(p);
-            continue;
-          }
           Acc v = x[(p[0] * w.in[1] + p[1]) * w.in[2] + p[2]];
-          ++count;
           sum += ps.kind == PoolKind::Lp ? poolLpPow(v, ps.p) : v;
           // numpy's max and argmax: the first NaN, else the first maximum.
           if (first || v > best || (v != v && best == best)) best = v, arg = poolPlaneIndex(w, p, ps.columnMajor);
@@ -109,12 +111,6 @@ template <class T> struct PoolLoop {
     if (y == Acc(0) || x == Acc(0)) return Acc(0);
     const Acc r = poolLpPow(x / y, ps.p - 1.0);
     return x < Acc(0) ? -g * r : g * r;
-  }
-  /// Inside the explicit padding (not the extension ceil_mode adds).
-  bool inPadding(const int64_t p[3]) const {
-    for (int i = 0; i < 3; ++i)
-      if (p[i] < -w.pb[i] || p[i] >= w.in[i] + w.pe[i]) return false;
-    return true;
   }
   void run(const T *x, T *y, int64_t *indices) const {
     int64_t inSize = w.inSize(), outSize = w.outSize();
@@ -147,11 +143,12 @@ template <class T> struct PoolLoop {
           }
           const bool lp = ps.kind == PoolKind::Lp;
           if (!lp) g /= static_cast<Acc>(count);
-          for (int64_t a = 0; a < w.k[0]; ++a)
-            for (int64_t bb = 0; bb < w.k[1]; ++bb)
-              for (int64_t c = 0; c < w.k[2]; ++c) {
+          int64_t lo[3], hi[3];
+          for (int i = 0; i < 3; ++i) w.taps(i, o[i], 0, w.in[i], lo[i], hi[i]);
+          for (int64_t a = lo[0]; a < hi[0]; ++a)
+            for (int64_t bb = lo[1]; bb < hi[1]; ++bb)
+              for (int64_t c = lo[2]; c < hi[2]; ++c) {
                 int64_t p0 = w.pos(0, o[0], a), p1 = w.pos(1, o[1], bb), p2 = w.pos(2, o[2], c);
-                if (!w.inside(0, p0) || !w.inside(1, p1) || !w.inside(2, p2)) continue;
                 const int64_t at = (p0 * w.in[1] + p1) * w.in[2] + p2;
                 T &d = dxp[at];
                 d = static_cast<T>(Acc(d) + (lp ? lpSlope(g, Acc(xp[at]), Acc(y)) : g));
@@ -163,7 +160,8 @@ template <class T> struct PoolLoop {
 };
 
 #ifdef POPART_WITH_DNNL
-/// oneDNN's pooling parameters for ps; `ok` is false when oneDNN would count the ceil_mode extension too.
+/// oneDNN's pooling parameters for ps; `ok` is false when oneDNN would count the ceil_mode extension too,
+/// or when the kernel is much larger than the input.
 struct PoolDnnl {
   dnnl::memory::dims k, s, dil, pl, pr;
   dnnl::algorithm algo;
@@ -172,14 +170,17 @@ struct PoolDnnl {
     const auto &g = ps.g;
     k.assign(g.kernel.begin(), g.kernel.end());
     s.assign(g.strides.begin(), g.strides.end());
-    bool stretched = false;
+    bool stretched = false, huge = false;
     for (size_t i = 0; i < g.rank(); ++i) {
       dil.push_back(g.dilations[i] - 1);
       pl.push_back(g.padsBegin[i]);
       pr.push_back(std::max(g.padsEnd[i], g.reachedPadEnd(i)));
       stretched = stretched || g.reachedPadEnd(i) > g.padsEnd[i];
+      // oneDNN visits every tap; a window mostly made of padding (a huge kernel) goes to the loop,
+      // which visits only the taps inside the input.
+      huge = huge || g.dilatedKernel(i) > 2 * g.in[i] + 1;
     }
-    ok = !(ps.countPad && stretched);
+    ok = !(ps.countPad && stretched) && !huge;
     algo = ps.isMax() ? dnnl::algorithm::pooling_max
                     : ps.countPad ? dnnl::algorithm::pooling_avg_include_padding
                                   : dnnl::algorithm::pooling_avg_exclude_padding;
