@@ -366,3 +366,46 @@ def test_max_pool_after_conv_in_onednn_layout():
         p = _maxpool(c, [3, 3], [2, 2], [1, 1, 1, 1])[0]
         return np.einsum("ck,nkhw->nchw", w[:, :, 0, 0].astype(np.float64), p)
     check(y, ref(reference, x), np.float32)
+
+
+# ---------------------------------------------------------------- ai.graphcore Sort and ReduceMedian
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis,descending", [(-1, 0), (-1, 1), (0, 0), (1, 1)])
+def test_graphcore_sort(op_tester, axis, descending, dtype):
+    # NaN used to break std::sort's ordering (an invalid comparator: undefined behaviour)
+    x = special([4, 5, 33], dtype, 17, nan=0.15, inf=0.1)
+    vals, idx = op_tester.run("Sort", [x], {"axis": axis, "descending": descending}, domain="ai.graphcore",
+                              num_outputs=2)
+    want_vals, want_idx = _topk(x, x.shape[axis], axis, descending)
+    check(vals, want_vals, dtype)
+    check(idx, want_idx.astype(np.int32), np.int32)
+
+
+def _median(x, axes, keepdims):
+    """Lower median over `axes` (rank (n-1)//2, ties by index) and its row-major index among the reduced
+    elements; NaN (the first one) when the lane holds NaN, as np.median."""
+    kept = [a for a in range(x.ndim) if a not in axes]
+    lanes = np.transpose(x, kept + list(axes)).reshape([x.shape[a] for a in kept] + [-1])
+    vals = np.empty(lanes.shape[:-1], x.dtype)
+    idx = np.empty(lanes.shape[:-1], np.int32)
+    for pos in np.ndindex(*lanes.shape[:-1]):
+        lane = lanes[pos].astype(np.float64)
+        nan = np.flatnonzero(np.isnan(lane))
+        i = nan[0] if nan.size else sorted(range(lane.size), key=lambda j: (lane[j], j))[(lane.size - 1) // 2]
+        vals[pos], idx[pos] = lanes[pos][i], i
+    if keepdims:
+        shape = [1 if a in axes else x.shape[a] for a in range(x.ndim)]
+        return vals.reshape(shape), idx.reshape(shape)
+    return vals, idx
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axes,keepdims", [([2], 0), ([0, 2], 1), ([1], 1)])
+def test_graphcore_reduce_median(op_tester, axes, keepdims, dtype):
+    x = special([4, 5, 7], dtype, 18, nan=0.03, inf=0.1)
+    vals, idx = op_tester.run("ReduceMedian", [x], {"axes": axes, "keepdims": keepdims}, domain="ai.graphcore",
+                              num_outputs=2)
+    want_vals, want_idx = _median(x, axes, keepdims)
+    check(vals, want_vals, dtype)
+    check(idx, want_idx, np.int32)
