@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer run: configures and builds
-# popart in its own tree (build/asan, Debug-level checks at -O1), runs the C++
+# popart in its own tree (build/asan, -O1), runs the C++
 # tests, then a representative slice of the Python tests and a short fuzz
 # campaign with the sanitizer runtime preloaded into Python. Any sanitizer
 # report stops the process that made it (the test then fails); the reports are
@@ -15,7 +15,10 @@ cd "$(dirname "$0")/.."
 build=build/asan
 flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 echo "== configuring $build (ASan + UBSan)"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+# A unity build (fewer, larger translation units) at -O1 with line tables only: about a third of the
+# compile time of a plain build, and enough for the sanitizers' stack traces.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+  -DPOPART_UNITY_BUILD=ON \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" -DPOPART_BUILD_TESTS=ON \
   -DPOPART_GTEST_SOURCE_DIR="$(bash scripts/gtest.sh)" -DPython_EXECUTABLE="$(command -v python)" -Wno-dev >/dev/null

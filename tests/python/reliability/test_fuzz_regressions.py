@@ -59,3 +59,33 @@ def test_pool_huge_kernel_visits_only_taps_inside_the_input(op):
     y = run(model([node], [vinfo("x", shape=x.shape)], [vinfo("y", shape=())], opset=12), {"x": x}, ["y"])["y"]
     assert time.monotonic() - t0 < 30
     np.testing.assert_allclose(y, _clipped_pool_reference(op, x.astype(np.float64), 3), rtol=1e-6)
+
+
+@pytest.mark.parametrize("field,dtype", [("float_data", onnx.TensorProto.INT64), ("double_data", onnx.TensorProto.FLOAT),
+                                         ("int64_data", onnx.TensorProto.DOUBLE),
+                                         ("uint64_data", onnx.TensorProto.INT64)])
+def test_values_in_another_types_field_raise(field, dtype):
+    # fuzz case 3:9129: a Loop trip count (INT64 scalar) given as two NaN float_data values was read as
+    # the bits 0x7fc000007fc00000 (a loop of 9e18 iterations)
+    t = onnx.TensorProto()
+    t.name, t.data_type = "w", dtype
+    getattr(t, field).extend([1, 2] if field != "float_data" else [float("nan")] * 2)
+    if field in ("double_data", "int64_data", "uint64_data"):
+        del getattr(t, field)[1:]  # one 8-byte value: the byte count would match an 8-byte type
+    proto = model([oh.make_node("Identity", ["w"], ["y"])], [], [vinfo("y", dtype, shape=())], [t])
+    with pytest.raises(popart.popart_exception, match=f"keeps its values in {field}"):
+        session(proto, ["y"])
+
+
+def test_loop_trip_count_in_float_data_raises():
+    t = onnx.TensorProto()
+    t.name, t.data_type = "trip", onnx.TensorProto.INT64
+    t.float_data.extend([float("nan")] * 2)
+    body = oh.make_graph([oh.make_node("Identity", ["cond"], ["cond2"]), oh.make_node("Identity", ["acc"], ["acc2"])],
+                         "body", [vinfo("i", onnx.TensorProto.INT64, ()), vinfo("cond", onnx.TensorProto.BOOL, ()),
+                                  vinfo("acc", shape=(3,))],
+                         [vinfo("cond2", onnx.TensorProto.BOOL, ()), vinfo("acc2", shape=(3,))])
+    proto = model([oh.make_node("Loop", ["trip", "", "x"], ["z"], body=body)], [vinfo("x", shape=(3,))],
+                  [vinfo("z", shape=(3,))], [t])
+    with pytest.raises(popart.popart_exception, match="'trip' of type INT64 keeps its values in float_data"):
+        session(proto, ["z"])
