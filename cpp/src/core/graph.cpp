@@ -1,4 +1,5 @@
 #include "popart/graph.hpp"
+#include "core/op_context.hpp"
 #include "core/registrant.hpp"
 #include "popart/error.hpp"
 #include "popart/ir.hpp"
@@ -115,7 +116,14 @@ Op *Graph::moveIntoGraph(std::unique_ptr<Op> op) {
   return raw;
 }
 
-void withOpContext(const Op &op, const char *what, const std::function<void()> &f) {
+std::string opContextOf(const Op &op) {
+  std::string ins;
+  for (const auto &[i, t] : op.input->tensorMap())
+    ins += (ins.empty() ? "" : ", ") + t->id + ":" + t->info.toString();
+  return op.debugName() + ", inputs [" + ins + "]";
+}
+
+void withOpContext(const std::string &opContext, const char *what, const std::function<void()> &f) {
   try {
     f();
   } catch (const internal_error &) {
@@ -129,10 +137,17 @@ void withOpContext(const Op &op, const char *what, const std::function<void()> &
     } catch (...) {
       message = "user code threw " + describeForeignException();  // rethrows std::bad_alloc
     }
-    std::string ins;
-    for (const auto &[i, t] : op.input->tensorMap())
-      ins += (ins.empty() ? "" : ", ") + t->id + ":" + t->info.toString();
-    throw error("while {} {}, inputs [{}]: {}", what, op.debugName(), ins, message);
+    throw error("while {} {}: {}", what, opContext, message);
+  }
+}
+
+void withOpContext(const Op &op, const char *what, const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const internal_error &) {
+    throw;
+  } catch (...) {
+    withOpContext(opContextOf(op), what, [] { throw; });
   }
 }
 

@@ -1,5 +1,6 @@
 // Pattern registry and the Patterns selection object.
 #include "popart/patterns.hpp"
+#include "core/op_context.hpp"
 #include "core/registrant.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
@@ -121,7 +122,9 @@ bool Patterns::applyAll(Graph &graph) const {
         auto &ex = op->settings.excludePatterns;
         if (std::find(ex.begin(), ex.end(), e.name) != ex.end() || !e.pattern->matches(op)) continue;
         bool applied = false;
-        withOpContext(*op, ("applying pattern " + e.name + " to").c_str(), [&] { applied = e.pattern->apply(op); });
+        // apply() may erase op before it throws: the error's context is taken first
+        withOpContext(opContextOf(*op), ("applying pattern " + e.name + " to").c_str(),
+                      [&] { applied = e.pattern->apply(op); });
         if (applied) {
           logging::pattern::trace("applied {}", e.name);
           changed = any = true;

@@ -142,11 +142,13 @@ bool onlyMovesUnitAxes(const std::vector<int64_t> &perm, const Shape &in) {
 }
 
 /// TransposeToIdentityOrReshapePattern: a Transpose with the identity permutation becomes
-/// Identity; one that only moves size-1 axes becomes a Reshape.
+/// Identity; one that only moves size-1 axes becomes a Reshape. Empty tensors are left alone: a Reshape
+/// (opset 5) reads a 0 in its shape as "copy the input's dimension".
 class TransposeToIdentityOrReshape final : public Pattern {
 public:
   bool matches(Op *op) const override {
-    return isOnnxOp(op, "Transpose") && op->hasOutput(0) && onlyMovesUnitAxes(permOf(op), op->inInfo(0).shape());
+    return isOnnxOp(op, "Transpose") && op->hasOutput(0) && op->inInfo(0).nelms() > 0 &&
+           onlyMovesUnitAxes(permOf(op), op->inInfo(0).shape());
   }
   bool apply(Op *op) const override {
     auto perm = permOf(op);

@@ -72,7 +72,7 @@ print("ok")
     assert "ok" in r.stdout
 
 
-PLACES = ["constructor", "setup", "opx", "grow", "run", "parallel"]
+PLACES = ["constructor", "setup", "pattern", "opx", "grow", "run", "parallel"]
 
 
 @pytest.mark.parametrize("what", ["std", "int"])

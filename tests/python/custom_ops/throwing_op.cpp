@@ -1,9 +1,12 @@
 // Test library: custom.ops Thrower (version 1), y = x, that throws from the
-// place named by its attribute `where` (constructor, setup, clone, grow, run,
-// parallel: inside parallelFor at run time) an exception of the kind named by
+// place named by its attribute `where` (constructor, setup, opx, grow, run,
+// parallel: inside parallelFor at run time; pattern: a pattern that erases the
+// op, then throws) an exception of the kind named by
 // `what` (std: std::runtime_error, int: a non-std throw). Every case must give
 // a popart error naming the op, never terminate the process.
+#include <popart/graph.hpp>
 #include <popart/opmanager.hpp>
+#include <popart/patterns.hpp>
 #include <popart/popx/opx.hpp>
 
 #include <stdexcept>
@@ -25,10 +28,7 @@ public:
       : popart::Op(opid, settings), where(std::move(where)), what(std::move(what)) {
     if (this->where == "constructor") userThrow(this->what, this->where);
   }
-  std::unique_ptr<popart::Op> clone() const final {
-    if (where == "clone") userThrow(what, where);
-    return std::make_unique<ThrowerOp>(*this);
-  }
+  std::unique_ptr<popart::Op> clone() const final { return std::make_unique<ThrowerOp>(*this); }
   void setup() final {
     if (where == "setup") userThrow(what, where);
     outInfo(0) = inInfo(0);
@@ -56,6 +56,21 @@ public:
     });
   }
 };
+
+// Erases the op, then throws: popart must not touch the erased op to report the error.
+class EraseThenThrow : public popart::Pattern {
+public:
+  bool matches(popart::Op *op) const final {
+    auto *t = dynamic_cast<ThrowerOp *>(op);
+    return t && t->where == "pattern";
+  }
+  bool apply(popart::Op *op) const final {
+    std::string what = dynamic_cast<ThrowerOp *>(op)->what;
+    op->getGraph().eraseOp(op->id);
+    userThrow(what, "pattern");
+  }
+};
+POPART_REGISTER_PATTERN(EraseThenThrow, "ThrowerEraseThenThrow", false, popart::PatternsLevel::Default);
 
 popart::OpCreator<ThrowerOp> opCreator(
     popart::OpDefinitions({{Thrower_1, popart::OpDefinition({{"input", {}}}, {{"output", {}}}, {})}}),

@@ -89,3 +89,13 @@ def test_loop_trip_count_in_float_data_raises():
                   [vinfo("z", shape=(3,))], [t])
     with pytest.raises(popart.popart_exception, match="'trip' of type INT64 keeps its values in float_data"):
         session(proto, ["z"])
+
+
+def test_transpose_of_empty_tensor_moving_a_unit_axis():
+    # fuzz case 4:17086: TransposeToIdentityOrReshape turned it into Reshape [2, 0, 1], which reads the 0
+    # as "copy", failed setup and then reported the error through the erased op (SIGSEGV)
+    x = np.zeros((2, 1, 0), np.float32)
+    proto = model([oh.make_node("Transpose", ["x"], ["y"], perm=[0, 2, 1])], [vinfo("x", shape=x.shape)],
+                  [vinfo("y", shape=())])
+    y = run(proto, {"x": x}, ["y"])["y"]
+    assert y.shape == (2, 0, 1) and y.dtype == np.float32
