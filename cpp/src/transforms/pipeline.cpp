@@ -7,9 +7,11 @@
 #include "popart/logging.hpp"
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
+#include "ops/host_io.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/autodiff.hpp"
 #include "transforms/constfold.hpp"
+#include "transforms/custom_transforms.hpp"
 #include "transforms/host_copy_ops.hpp"
 #include "transforms/inplace.hpp"
 #include "transforms/order_modifiers.hpp"
@@ -24,7 +26,7 @@ namespace {
 
 void checkAnchors(const Ir &ir) {
   for (const auto &id : ir.getDataFlow().anchors())
-    if (!ir.getMainGraph().getTensors().contains(id))
+    if (!ir.getMainGraph().getTensors().contains(id) && !findHostStore(ir, id))
       throw error("anchor tensor '{}' is not in the model (it may have been removed as unused, or "
                   "the name is misspelt)", id);
 }
@@ -46,6 +48,7 @@ void differentiate(Ir &ir) {
   autodiff(ir);
   recompute(ir, forward);
   ir.dotCheckpoint("BWD0");
+  applyCustomTransforms(ir, "Bwd0");
   applyPatterns(ir);
   addOptimizerOps(ir);
 }
@@ -64,19 +67,28 @@ std::vector<IrPass> makePasses() {
          if (ir.getPatterns().getRuntimeAssertsOn()) ir.getPatterns().ensureAllMandatoryPreAliasPatternsAreEnabled();
        }},
       {"checkInferenceAnchors", [](Ir &ir) { if (!ir.isTraining()) checkAnchors(ir); }},
+      {"checkCustomTransforms", checkCustomTransformSettings},
       {"dotFwd0", [](Ir &ir) { ir.dotCheckpoint("FWD0"); }},
+      {"customFwd0", [](Ir &ir) { applyCustomTransforms(ir, "Fwd0"); }},
       {"patterns", applyPatterns},
       {"dotFwd1", [](Ir &ir) { ir.dotCheckpoint("FWD1"); }},
+      {"customFwd1", [](Ir &ir) { applyCustomTransforms(ir, "Fwd1"); }},
       {"constantFolding", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { foldConstants(g); }); }},
-      {"orderModifiers", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { orderModifiers(g); }); }},
+      {"orderModifiers", [](Ir &ir) {
+         if (!ir.isExplicitProgram()) forEachGraph(ir, [](Graph &g) { orderModifiers(g); });
+       }},
       {"autodiff", differentiate},
       {"prune", [](Ir &ir) { prune(ir.getMainGraph()); }},
       {"hostCopyOps", [](Ir &ir) { if (ir.getSessionOptions().useHostCopyOps) addHostCopyOps(ir); }},
       {"dotPreAlias", [](Ir &ir) { ir.dotCheckpoint("PREALIAS"); }},
+      {"customPreAlias", [](Ir &ir) { applyCustomTransforms(ir, "PreAlias"); }},
+      // The main loops are implicit in the CPU executor: their checkpoint follows PreAlias.
+      {"customMainLoops", [](Ir &ir) { applyCustomTransforms(ir, "MainLoops"); }},
       {"inplace", [](Ir &ir) {
          if (ir.getPatterns().isInPlaceEnabled()) forEachGraph(ir, [](Graph &g) { inplace(g); });
        }},
       {"checkAnchors", checkAnchors},
+      {"customFinal", [](Ir &ir) { applyCustomTransforms(ir, "Final"); }},
       {"dotFinal", [](Ir &ir) { ir.dotCheckpoint("FINAL"); }},
       {"dumpIr", dumpIr},
   };

@@ -52,15 +52,23 @@ void writeBool(const TensorView &v, bool b) { *static_cast<uint8_t *>(v.raw()) =
 // Op inputs [first, first + n) -> sub-graph inputs [to, to + n).
 struct InputBinding {
   std::vector<std::pair<size_t, TensorView>> items;
+  std::vector<std::pair<size_t, TensorView>> modified;  // by-reference inputs, copied back after the run
   void copyInto(const GraphRun &g) const {
     for (const auto &[i, v] : items) g.setInput(i, v);
+  }
+  /// A sub-graph input the graph never reads was not copied in, and nothing changed it: skipped.
+  void copyBack(const GraphRun &g) const {
+    for (const auto &[i, v] : modified)
+      if (g.used[i]) copyBytes(v.raw(), g.ins[i].raw(), v.nbytes());
   }
 };
 
 InputBinding bindInputs(const popx::Opx &opx, const SubgraphOp &op, InIndex first, size_t to) {
   InputBinding b;
-  for (InIndex i = first; i < op.input->maxIndex(); ++i)
+  for (InIndex i = first; i < op.input->maxIndex(); ++i) {
     b.items.emplace_back(to + static_cast<size_t>(i - first), opx.getInTensor(i));
+    if (op.modifies(i)) b.modified.push_back(b.items.back());
+  }
   return b;
 }
 
@@ -69,7 +77,7 @@ TensorView outputOrScratch(const popx::Opx &opx, OutIndex i, const TensorInfo &i
   return opx.hasOutput(i) ? opx.getOutTensor(i) : opx.createTensor(info);
 }
 
-// ---- If: run the branch cond selects, copy its outputs. ----
+// ---- If: run the branch cond selects, copy its outputs (and its by-reference inputs back). ----
 class IfOpx final : public popx::Opx {
 public:
   using Opx::Opx;
@@ -85,6 +93,7 @@ public:
       const GraphRun &g = readBool(cond) ? *thenRun : *elseRun;
       implicit.copyInto(g);
       g.run();
+      implicit.copyBack(g);
       for (const auto &[i, v] : outs) copyBytes(v.raw(), g.outs[i].raw(), v.nbytes());
     });
   }
@@ -103,6 +112,7 @@ public:
     prog.add([=] {
       ins.copyInto(*callee);
       callee->run();
+      ins.copyBack(*callee);
       for (const auto &[i, v] : outs) copyBytes(v.raw(), callee->outs[i].raw(), v.nbytes());
     });
   }
@@ -147,6 +157,7 @@ struct LoopState {
       iterate(i);
       c = readBool(body->outs[0]);  // decides even without a cond input, as onnxruntime does
     }
+    implicit.copyBack(*body);
     for (const auto &s : scans)  // rows after an early exit
       if (s.raw() && i < rows)
         std::memset(static_cast<char *>(s.raw()) + i * (s.nbytes() / rows), 0,
