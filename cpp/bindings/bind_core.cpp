@@ -11,7 +11,7 @@ namespace popart::bindings {
 namespace {
 
 void bindDataType(py::module_ &m) {
-  py::enum_<DataType> e(m, "DataType");
+  py::enum_<DataType> e(m, "DataType", "Element type of a tensor (FLOAT, FLOAT16, INT32, ...), with PopART's names.");
   for (int i = 0; i <= static_cast<int>(lastDataType); ++i) {
     auto t = static_cast<DataType>(i);
     e.value(toString(t).c_str(), t);
@@ -19,21 +19,25 @@ void bindDataType(py::module_ &m) {
 }
 
 void bindTensorInfo(py::module_ &m) {
-  py::class_<TensorInfo>(m, "_TensorInfoCore")
-      .def(py::init<>())
-      .def(py::init<DataType, const Shape &>(), py::arg("dataType"), py::arg("shape"))
-      .def(py::init<const std::string &, const Shape &>(), py::arg("dataType"), py::arg("shape"))
-      .def(py::init<const std::string &, const std::string &>(), py::arg("dataType"), py::arg("shape"))
-      .def("set", &TensorInfo::set)
-      .def("dataType", &TensorInfo::dataType)
-      .def("data_type", &TensorInfo::data_type)
-      .def("data_type_lcase", &TensorInfo::data_type_lcase)
-      .def("shape", &TensorInfo::shape)
-      .def("rank", &TensorInfo::rank)
-      .def("nelms", &TensorInfo::nelms)
-      .def("nbytes", &TensorInfo::nbytes)
-      .def("dim", &TensorInfo::dim)
-      .def("isSet", &TensorInfo::isSet)
+  py::class_<TensorInfo>(m, "_TensorInfoCore", "A tensor's element type and shape (the C++ part of popart.TensorInfo).")
+      .def(py::init<>(), "An unset TensorInfo (no type, no shape).")
+      .def(py::init<DataType, const Shape &>(), py::arg("dataType"), py::arg("shape"),
+           "A TensorInfo of the DataType `dataType` and the list of ints `shape`.")
+      .def(py::init<const std::string &, const Shape &>(), py::arg("dataType"), py::arg("shape"),
+           "A TensorInfo of the type named `dataType` (\"FLOAT\", \"INT32\", ...) and the list of ints `shape`.")
+      .def(py::init<const std::string &, const std::string &>(), py::arg("dataType"), py::arg("shape"),
+           "A TensorInfo from a type name and a shape written as text, e.g. (\"FLOAT\", \"[2 3]\").")
+      .def("set", &TensorInfo::set, py::arg("dataType"), py::arg("shape"),
+           "Replace the type and shape (a DataType and a list of ints).")
+      .def("dataType", &TensorInfo::dataType, "The element type as a DataType.")
+      .def("data_type", &TensorInfo::data_type, "The element type's name in capitals, e.g. \"FLOAT16\".")
+      .def("data_type_lcase", &TensorInfo::data_type_lcase, "The element type's name in lower case, e.g. \"float16\".")
+      .def("shape", &TensorInfo::shape, "The dimensions, a list of ints ([] for a scalar).")
+      .def("rank", &TensorInfo::rank, "The number of dimensions.")
+      .def("nelms", &TensorInfo::nelms, "The number of elements (1 for a scalar).")
+      .def("nbytes", &TensorInfo::nbytes, "The size of the tensor's data in bytes.")
+      .def("dim", &TensorInfo::dim, py::arg("i"), "The size of dimension `i`.")
+      .def("isSet", &TensorInfo::isSet, "Whether a type has been set.")
       .def("__eq__", &TensorInfo::operator==)
       .def("__ne__", &TensorInfo::operator!=)
       .def("__str__", &TensorInfo::toString)
@@ -77,26 +81,30 @@ void bindCore(py::module_ &m) {
   bindDataType(m);
   bindTensorInfo(m);
   bindLogging(m);
-  m.def("versionString", &versionString);
+  m.def("versionString", &versionString, "The version of popart-cpu as text, e.g. \"0.1.0\".");
   m.def("versionNumber", [] {
     auto v = versionNumber();
     return py::make_tuple(v.major, v.minor, v.point);
-  });
-  m.def("packageHash", &packageHash);
-  m.def("reservedGradientPrefix", &reservedGradientPrefix);
-  m.def("reservedAccumPrefix", &reservedAccumPrefix);
-  m.def("reservedAcclPrefix", &reservedAcclPrefix);
-  m.def("reservedAccl1Prefix", &reservedAccl1Prefix);
-  m.def("reservedAccl2Prefix", &reservedAccl2Prefix);
-  m.def("reservedAccl3Prefix", &reservedAccl3Prefix);
-  m.def("reservedStepPrefix", &reservedStepPrefix);
-  m.def("reservedUpdatedVarPrefix", &reservedUpdatedVarPrefix);
-  m.def("reservedLossScalingPrefix", &reservedLossScalingPrefix);
-  m.def("reservedRandomSeedPrefix", &reservedRandomSeedPrefix);
-  m.def("reservedDefaultScaledLearningRate0Prefix", &reservedDefaultScaledLearningRate0Prefix);
-  m.def("reservedSpecificScaledLearningRate0Prefix", &reservedSpecificScaledLearningRate0Prefix);
-  m.def("reservedOptimizerPrefixes", &reservedOptimizerPrefixes);
-  m.def("reservedPrefixes", &reservedPrefixes);
+  }, "The version as a tuple of ints (major, minor, point).");
+  m.def("packageHash", &packageHash, "An identifier of the source the library was built from.");
+  m.def("reservedGradientPrefix", &reservedGradientPrefix,
+        "Prefix of gradient tensor ids: anchor \"Gradient___\" + id to read the gradient of tensor id.");
+  m.def("reservedAccumPrefix", &reservedAccumPrefix, "Prefix of the gradient accumulator tensors (Accum___).");
+  m.def("reservedAcclPrefix", &reservedAcclPrefix, "Prefix of optimizer accumulator tensors (Accl___).");
+  m.def("reservedAccl1Prefix", &reservedAccl1Prefix, "Prefix of the first optimizer state tensors (e.g. Adam's m).");
+  m.def("reservedAccl2Prefix", &reservedAccl2Prefix, "Prefix of the second optimizer state tensors (e.g. Adam's v).");
+  m.def("reservedAccl3Prefix", &reservedAccl3Prefix, "Prefix of the third optimizer state tensors (AdaDelta).");
+  m.def("reservedStepPrefix", &reservedStepPrefix, "Prefix of the step-counter tensors of Adam-like optimizers.");
+  m.def("reservedUpdatedVarPrefix", &reservedUpdatedVarPrefix, "Prefix of the tensors a weight update writes.");
+  m.def("reservedLossScalingPrefix", &reservedLossScalingPrefix, "Prefix of the loss-scaling factor tensor.");
+  m.def("reservedRandomSeedPrefix", &reservedRandomSeedPrefix, "Prefix of the random seed tensor.");
+  m.def("reservedDefaultScaledLearningRate0Prefix", &reservedDefaultScaledLearningRate0Prefix,
+        "Prefix of the tensor holding SGD's default scaled learning rate.");
+  m.def("reservedSpecificScaledLearningRate0Prefix", &reservedSpecificScaledLearningRate0Prefix,
+        "Prefix of the tensors holding SGD's per-weight scaled learning rates.");
+  m.def("reservedOptimizerPrefixes", &reservedOptimizerPrefixes,
+        "The prefixes of every optimizer state and hyper-parameter tensor, as a list.");
+  m.def("reservedPrefixes", &reservedPrefixes, "Every reserved tensor-id prefix, as a list.");
 }
 
 } // namespace popart::bindings
