@@ -265,9 +265,10 @@ void bindAnnotations(py::class_<B> &c) {
   c.def("checkpointOutput", &B::checkpointOutput, py::arg("nodeOutputNames"),
         "Add checkpoint nodes after the given tensors, whose values are kept for the backward pass; returns their ids.");
   c.def("outputTensorLocation", [](B &b, const TensorLocation &v) {
-    return attrCM(b, sOutputTensorLocationAttribute, v.serialize()); }, py::arg("value") = TensorLocation(), keep,
+    return attrCM(b, sOutputTensorLocationAttribute, v.serialize()); }, py::arg_v("value", TensorLocation(), "TensorLocation()"), keep,
     "A `with` block giving the outputs of new nodes a TensorLocation (stored; all memory is host memory here).");
-  c.def("outputTensorLocation", &B::outputTensorLocation, py::arg("nodeOutputNames"), py::arg("value") = TensorLocation(),
+  c.def("outputTensorLocation", &B::outputTensorLocation, py::arg("nodeOutputNames"),
+        py::arg_v("value", TensorLocation(), "TensorLocation()"),
         "Give the given outputs a TensorLocation (stored).");
   c.def("setAvailableMemoryProportion", [](B &b, py::object o, float p) { b.setAvailableMemoryProportion(toIdSet(o), p); },
         py::arg("nodeOutputName"), py::arg("availableMemoryProportion"),

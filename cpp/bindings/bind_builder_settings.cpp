@@ -69,21 +69,6 @@ void bindTensorLocation(py::module_ &m) {
 }
 
 void bindGroups(py::module_ &m) {
-  py::class_<CommGroup>(m, "CommGroup",
-                        "A group of replicas for a collective or a shared variable: a CommGroupType and a group "
-                        "size.")
-      .def(py::init<>(), "All replicas in one group.")
-      .def(py::init<CommGroupType, unsigned>(), py::arg("type"), py::arg("replicaGroupSize"),
-           "Groups of `replicaGroupSize` replicas arranged by `type` (Consecutive, Orthogonal, ...).")
-      .def_readwrite("type", &CommGroup::type, "How replicas are grouped (a CommGroupType).")
-      .def_readwrite("replicaGroupSize", &CommGroup::replicaGroupSize, "The number of replicas per group.")
-      .def("__eq__", &CommGroup::operator==)
-      .def("toReplicaGrouping", [](const CommGroup &g, unsigned n) { return toReplicaGrouping(g, n); },
-           py::arg("numReplicas"), "The same grouping as a ReplicaGrouping over `numReplicas` replicas.")
-      .def("__repr__", [](const CommGroup &g) {
-        return "CommGroup(type=" + std::to_string(int(g.type)) + ", size=" +
-               std::to_string(g.replicaGroupSize) + ")";
-      });
   py::class_<ReplicaGrouping>(m, "ReplicaGrouping",
                               "Replicas 0..numReplicas-1 split into groups of groupSize, the members of a group "
                               "`stride` apart.")
@@ -106,6 +91,21 @@ void bindGroups(py::module_ &m) {
       .def("__repr__", &ReplicaGrouping::str)
       .def("__eq__", &ReplicaGrouping::operator==)
       .def("__ne__", &ReplicaGrouping::operator!=);
+  py::class_<CommGroup>(m, "CommGroup",
+                        "A group of replicas for a collective or a shared variable: a CommGroupType and a group "
+                        "size.")
+      .def(py::init<>(), "All replicas in one group.")
+      .def(py::init<CommGroupType, unsigned>(), py::arg("type"), py::arg("replicaGroupSize"),
+           "Groups of `replicaGroupSize` replicas arranged by `type` (Consecutive, Orthogonal, ...).")
+      .def_readwrite("type", &CommGroup::type, "How replicas are grouped (a CommGroupType).")
+      .def_readwrite("replicaGroupSize", &CommGroup::replicaGroupSize, "The number of replicas per group.")
+      .def("__eq__", &CommGroup::operator==)
+      .def("toReplicaGrouping", [](const CommGroup &g, unsigned n) { return toReplicaGrouping(g, n); },
+           py::arg("numReplicas"), "The same grouping as a ReplicaGrouping over `numReplicas` replicas.")
+      .def("__repr__", [](const CommGroup &g) {
+        return "CommGroup(type=" + std::to_string(int(g.type)) + ", size=" +
+               std::to_string(g.replicaGroupSize) + ")";
+      });
   py::class_<VariableSettings>(m, "VariableSettings",
                                "How replicas share a weight: which replicas hold one copy (sharedVariableDomain) "
                                "and which copies are read back to the host (retrievalMode).")
@@ -145,8 +145,8 @@ void bindGroups(py::module_ &m) {
 
 void bindBuilderSettings(py::module_ &m) {
   bindEnums(m);
+  bindGroups(m);  // before TensorLocation, which takes a CommGroup
   bindTensorLocation(m);
-  bindGroups(m);
 }
 
 } // namespace popart::bindings

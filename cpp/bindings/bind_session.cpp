@@ -182,8 +182,9 @@ void bindSession(py::module_ &m) {
             return InferenceSession::createFromOnnxModel(bytes, df, std::move(device), shapes, opts, patterns, name);
           }),
           py::arg("fnModel"), py::arg("dataFlow"), py::arg("deviceInfo"),
-          py::arg("inputShapeInfo") = InputShapeInfo(), py::arg("userOptions") = SessionOptions(),
-          py::arg("patterns") = Patterns(), py::arg("name") = "inference",
+          py::arg_v("inputShapeInfo", InputShapeInfo(), "InputShapeInfo()"),
+          py::arg_v("userOptions", SessionOptions(), "SessionOptions()"),
+          py::arg_v("patterns", Patterns(), "Patterns()"), py::arg("name") = "inference",
           "An inference session for an ONNX model (bytes or file name) on `deviceInfo`.");
   // From an Ir a front end built (popart._internal.ir.Ir, held by shared_ptr).
   inf.def(py::init([](std::shared_ptr<Ir> ir, std::shared_ptr<DeviceInfo> device, const std::string &name) {
@@ -205,8 +206,9 @@ void bindSession(py::module_ &m) {
                                                           patterns, name);
             }),
             py::arg("fnModel"), py::arg("dataFlow"), py::arg("loss"), py::arg("optimizer"), py::arg("deviceInfo"),
-            py::arg("inputShapeInfo") = InputShapeInfo(), py::arg("userOptions") = SessionOptions(),
-            py::arg("patterns") = Patterns(), py::arg("name") = "training",
+            py::arg_v("inputShapeInfo", InputShapeInfo(), "InputShapeInfo()"),
+            py::arg_v("userOptions", SessionOptions(), "SessionOptions()"),
+            py::arg_v("patterns", Patterns(), "Patterns()"), py::arg("name") = "training",
             "A training session for an ONNX model (bytes or file name), minimising tensor `loss` with `optimizer`.");
   train.def(py::init([](std::shared_ptr<Ir> ir, std::shared_ptr<DeviceInfo> device, const std::string &name,
                         const Optimizer *optimizer) {
