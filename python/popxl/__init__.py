@@ -1,7 +1,6 @@
 """popxl: PopXL's Python API on the CPU: build IR graphs op by op from Python.
 
-Session (running an Ir) arrives with sessions created from an existing Ir; the
-README lists what is in place."""
+Build an Ir (graphs, tensors, ops), then compile and run it with popxl.Session."""
 import popart  # noqa: F401  (loads the native libraries)
 from popxl.context import (  # noqa: F401
     gcg, get_current_graph, get_main_graph, gmg, in_sequence, name_scope,
@@ -13,6 +12,7 @@ from popxl.dtypes import (  # noqa: F401
 from popxl.graph import Graph  # noqa: F401
 from popxl.ir import Ir  # noqa: F401
 from popxl.module import Module  # noqa: F401
+from popxl.session import Session  # noqa: F401
 from popxl.streams import DeviceToHostStream, HostToDeviceStream, d2h_stream, h2d_stream  # noqa: F401
 from popxl.tensor import Constant, Tensor, Variable, constant, graph_input, graph_output, variable  # noqa: F401
 from popxl.tensor_spec import TensorSpec  # noqa: F401

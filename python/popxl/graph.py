@@ -13,6 +13,8 @@ class Graph:
         self._in_sequence = False
         self._last_op = None
         self._by_ref_inputs = set()
+        self._alias_roots = {}  # tensor id -> id of the tensor whose memory it shares (in-place outputs)
+        self._last_modifier = {}  # root tensor id -> the last op created that modifies it
         self._ids = itertools.count()
 
     @property
@@ -63,7 +65,7 @@ class Graph:
         if not self._pb_graph.isMainGraph():
             base = f"{self.id}/{base}"
         tid = base
-        while self._ir._pb_ir_has_tensor(tid) or tid in self._ir._d2h:
+        while self._ir._pb_ir_has_tensor(tid) or tid in self._ir._d2h or tid in self._ir._h2d:
             tid = f"{base}_{next(self._ids)}"
         return tid
 

@@ -2,6 +2,7 @@
 import inspect
 import itertools
 
+import popart_core
 from popart._internal import ir as _ir
 from popxl.graph import Graph
 
@@ -73,6 +74,38 @@ class Ir:
         if isinstance(value, (list, tuple)) and value and all(isinstance(v, (Tensor, TensorSpec)) for v in value):
             return type(value)(graph_input(v.shape, v.dtype, f"{pname}_{i}") for i, v in enumerate(value))
         return value
+
+    # ---- for popxl.Session ----
+    def _host_io_ops(self, op_type: str):
+        for g in self._pb_ir.getAllGraphs():
+            for op in g.getOps():
+                if op.opType() == op_type:
+                    yield op
+
+    def _loaded_streams(self):
+        """The host-to-device streams some host_load op reads, in creation order."""
+        ids = {op.getAttribute("streamTensorId") for op in self._host_io_ops("HostLoad")}
+        return [s for tid, s in self._h2d.items() if tid in ids]
+
+    def _stored_streams(self):
+        """The device-to-host streams some host_store op writes, in creation order."""
+        ids = {op.getAttribute("streamTensorId") for op in self._host_io_ops("HostStore")}
+        return [s for tid, s in self._d2h.items() if tid in ids]
+
+    def _freeze(self):
+        """Sets the data flow and options a session compiles the Ir with; it must not change afterwards."""
+        if getattr(self, "_frozen", False):
+            return
+        if self.num_host_transfers < 1:
+            raise ValueError(f"Ir.num_host_transfers is {self.num_host_transfers}, expected at least 1")
+        anchors = {s.tensor_id: popart_core.AnchorReturnType("All") for s in self._stored_streams()}
+        self._pb_ir.setDataFlow(popart_core.DataFlow(self.num_host_transfers, anchors))
+        opts = self._pb_ir.getSessionOptions()
+        opts.enableExplicitMainLoops = True
+        if self.replication_factor > 1:
+            opts.enableReplicatedGraphs = True
+            opts.replicatedGraphCount = self.replication_factor
+        self._frozen = True
 
     def dot_checkpoint(self, check: str, save_dir=None) -> None:
         """Writes a DOT file of the IR for check point `check` (when dot checks are enabled)."""

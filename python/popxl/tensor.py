@@ -14,17 +14,27 @@ class Tensor:
     """A tensor of a popxl graph (wraps a popart._internal.ir Tensor as `_pb_tensor`)."""
 
     def __init__(self, pb_tensor, graph):
-        self._pb_tensor = pb_tensor
+        self._id = pb_tensor.id
         self._graph = graph
+
+    @property
+    def _pb_tensor(self):
+        """The bound IR tensor, looked up by id (a session's compilation may have removed it)."""
+        pb_graph = self._graph._pb_graph
+        if not pb_graph.hasTensor(self._id):
+            raise popart_core.popart_exception(
+                f"tensor '{self._id}' is no longer in graph '{self._graph.name}': compiling the Ir for a session "
+                "removed it (nothing used it)")
+        return pb_graph.getTensor(self._id)
 
     # ---- properties ----
     @property
     def id(self) -> str:
-        return self._pb_tensor.id
+        return self._id
 
     @property
     def name(self) -> str:
-        return self._pb_tensor.id
+        return self._id
 
     @property
     def dtype(self) -> _dtype:
@@ -63,10 +73,10 @@ class Tensor:
         return f"Tensor[{self.id} {self.dtype.name} {self.shape}]"
 
     def __hash__(self):
-        return hash((id(self._graph._pb_graph), self.id))
+        return hash((id(self._graph), self._id))
 
     def __eq__(self, other):  # identity, as PopXL: tensors are dict keys
-        return isinstance(other, Tensor) and other._pb_tensor.id == self.id and other._graph is self._graph
+        return isinstance(other, Tensor) and other._id == self._id and other._graph is self._graph
 
     def __len__(self):
         if not self.shape:
@@ -129,13 +139,13 @@ class Constant(Tensor):
 def _to_array(data, dtype) -> np.ndarray:
     if dtype is not None:
         dtype = _dtype.as_dtype(dtype)
-        return np.ascontiguousarray(np.asarray(data, dtype=dtype.as_numpy()))
+        return np.asarray(np.asarray(data, dtype=dtype.as_numpy()), order="C")
     arr = np.asarray(data)
     if arr.dtype == np.float64 and not isinstance(data, np.ndarray):
         arr = arr.astype(np.float32)  # Python floats default to float32, as in PopXL
     if arr.dtype == np.int64 and not isinstance(data, np.ndarray):
         arr = arr.astype(np.int32)
-    return np.ascontiguousarray(arr)
+    return np.asarray(arr, order="C")
 
 
 def _info(dt, shape):

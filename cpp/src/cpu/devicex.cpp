@@ -356,6 +356,30 @@ void Devicex::run(IStepIO &io) {
     IStepIO *&io;
     ~Reset() { io = nullptr; }
   } reset{io_};
+  if (ir_.isExplicitProgram()) {
+    runExplicitMainLoops(io, main);
+  } else {
+    runMicroBatches(io, main, bps, accum, replicas);
+  }
+  lastRunTicks_ = readTicks() - c0;
+  lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// IRs built op by op with SessionOptions::enableExplicitMainLoops (PopXL's):
+// the main graph holds its loops and host IO itself, so one run() runs it
+// once; its HostLoad and HostStore ops read and write successive slices of
+// the step IO (batchesPerStep slices per stream). An imported ONNX model keeps
+// the step loop, as PopART's main-loops transform would build it.
+void Devicex::runExplicitMainLoops(IStepIO &io, const Sequence &main) {
+  replica_ = 0;
+  microBatch_ = {0, 0, true, true};
+  readInputs(io);
+  main.run();
+  ++ir_.randomState().counter;
+  writeAnchors(io, microBatch_);
+}
+
+void Devicex::runMicroBatches(IStepIO &io, const Sequence &main, int64_t bps, int64_t accum, int64_t replicas) {
   for (int64_t b = 0; b < bps; ++b) {
     for (int64_t a = 0; a < accum; ++a) {
       for (int64_t r = 0; r < replicas; ++r) {
@@ -369,8 +393,6 @@ void Devicex::run(IStepIO &io) {
     }
     outerProgram_.run();
   }
-  lastRunTicks_ = readTicks() - c0;
-  lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void Devicex::addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica) {

@@ -106,6 +106,8 @@ private:
     int64_t batch, replica;
     bool first, last;
   };
+  void runExplicitMainLoops(IStepIO &io, const Sequence &main);
+  void runMicroBatches(IStepIO &io, const Sequence &main, int64_t bps, int64_t accum, int64_t replicas);
   void writeAnchors(IStepIO &io, const MicroBatch &mb);
   void writeAnchor(IStepIO &io, const TensorId &id, const void *src, const TensorInfo &info, const MicroBatch &mb);
 
