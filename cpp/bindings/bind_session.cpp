@@ -13,7 +13,6 @@
 #include <pybind11/stl.h>
 
 namespace popart::bindings {
-namespace {
 
 void bindDataFlow(py::module_ &m) {
   py::enum_<AnchorReturnTypeId>(m, "AnchorReturnTypeId",
@@ -67,6 +66,8 @@ void bindDataFlow(py::module_ &m) {
       .def("get", &InputShapeInfo::get, py::arg("tensorId"), "The TensorInfo given for `tensorId`.")
       .def("has", &InputShapeInfo::has, py::arg("tensorId"), "Whether a TensorInfo was given for `tensorId`.");
 }
+
+namespace {
 
 template <class S, class C> void bindSessionMethods(C &c) {
   c.def("prepareDevice", &S::prepareDevice, py::arg("loadEngine") = true, py::call_guard<py::gil_scoped_release>(),
@@ -170,7 +171,6 @@ std::string modelBytes(const py::object &fnModel) {
 } // namespace
 
 void bindSession(py::module_ &m) {
-  bindDataFlow(m);
   py::class_<Session> base(m, "_SessionCore", "Methods shared by inference and training sessions.");
   py::class_<InferenceSession, Session> inf(m, "_InferenceSessionCore",
                                             "The C++ inference session; use popart.InferenceSession.");
