@@ -87,23 +87,18 @@ void bindCore(py::module_ &m) {
     return py::make_tuple(v.major, v.minor, v.point);
   }, "The version as a tuple of ints (major, minor, point).");
   m.def("packageHash", &packageHash, "An identifier of the source the library was built from.");
-  m.def("reservedGradientPrefix", &reservedGradientPrefix,
-        "Prefix of gradient tensor ids: anchor \"Gradient___\" + id to read the gradient of tensor id.");
-  m.def("reservedAccumPrefix", &reservedAccumPrefix, "Prefix of the gradient accumulator tensors (Accum___).");
-  m.def("reservedAcclPrefix", &reservedAcclPrefix, "Prefix of optimizer accumulator tensors (Accl___).");
-  m.def("reservedAccl1Prefix", &reservedAccl1Prefix, "Prefix of the first optimizer state tensors (e.g. Adam's m).");
-  m.def("reservedAccl2Prefix", &reservedAccl2Prefix, "Prefix of the second optimizer state tensors (e.g. Adam's v).");
-  m.def("reservedAccl3Prefix", &reservedAccl3Prefix, "Prefix of the third optimizer state tensors (AdaDelta).");
-  m.def("reservedStepPrefix", &reservedStepPrefix, "Prefix of the step-counter tensors of Adam-like optimizers.");
-  m.def("reservedUpdatedVarPrefix", &reservedUpdatedVarPrefix, "Prefix of the tensors a weight update writes.");
-  m.def("reservedLossScalingPrefix", &reservedLossScalingPrefix, "Prefix of the loss-scaling factor tensor.");
-  m.def("reservedRandomSeedPrefix", &reservedRandomSeedPrefix, "Prefix of the random seed tensor.");
-  m.def("reservedDefaultScaledLearningRate0Prefix", &reservedDefaultScaledLearningRate0Prefix,
-        "Prefix of the tensor holding SGD's default scaled learning rate.");
-  m.def("reservedSpecificScaledLearningRate0Prefix", &reservedSpecificScaledLearningRate0Prefix,
-        "Prefix of the tensors holding SGD's per-weight scaled learning rates.");
+  for (const auto &[fn, prefix] : reservedPrefixFunctions()) {
+    const std::string value = prefix;
+    const std::string doc = "The reserved tensor-id prefix \"" + value + "\": tensors the IR creates (gradients, "
+                            "optimizer state, ...) are named with it followed by the id they belong to.";
+    m.def(fn.c_str(), [value] { return value; }, doc.c_str());
+  }
   m.def("reservedOptimizerPrefixes", &reservedOptimizerPrefixes,
         "The prefixes of every optimizer state and hyper-parameter tensor, as a list.");
+  m.def("reservedOptimizerStatePrefixes", &reservedOptimizerStatePrefixes,
+        "The prefixes of the optimizer state tensors (accumulators, moments, step counters), as a list.");
+  m.def("reservedAccumulatorPrefixes", &reservedAccumulatorPrefixes,
+        "The prefixes of the gradient and optimizer accumulator tensors, as a list.");
   m.def("reservedPrefixes", &reservedPrefixes, "Every reserved tensor-id prefix, as a list.");
 }
 

@@ -134,6 +134,17 @@ void bindOp(py::module_ &m) {
         if (it == o.attributes().values().end()) throw error("{} has no attribute '{}'", o.debugName(), n);
         return fromAttribute(it->second);
       }, py::arg("name"))
+      .def("hasVirtualGraphId", [](Op &o) { return o.settings.vgraphId.has_value(); })
+      .def("getVirtualGraphId", [](Op &o) {
+        if (!o.settings.vgraphId) throw error("{} has no virtual graph id", o.debugName());
+        return *o.settings.vgraphId;
+      })
+      .def("setVirtualGraphId", [](Op &o, std::optional<VGraphId> v) { o.settings.vgraphId = v; }, py::arg("value"))
+      .def("hasPipelineStage", [](Op &o) { return o.settings.pipelineStage.has_value(); })
+      .def("setPipelineStage", [](Op &o, std::optional<PipelineStage> v) { o.settings.pipelineStage = v; },
+           py::arg("value"))
+      .def("getExecutionContext", [](Op &o) { return o.settings.executionContext; })
+      .def("setExecutionContext", [](Op &o, ExecutionContext c) { o.settings.executionContext = c; }, py::arg("value"))
       .def("modifies", [](Op &o, int i) { return o.modifies(i); }, py::arg("inIndex"))
       .def("aliases", [](Op &o, int i, int j) { return o.aliases(i, j); }, py::arg("inIndex"), py::arg("outIndex"))
       .def("setAttribute", [](Op &o, const std::string &n, const py::handle &v) {
@@ -246,6 +257,9 @@ void bindIrModule(py::module_ &parent) {
   m.attr("DataType") = parent.attr("DataType");
   m.attr("SessionOptions") = parent.attr("SessionOptions");
   m.attr("Patterns") = parent.attr("Patterns");
+  for (const char *name : {"ExecutionContext", "TileSet", "TensorStorage", "ReplicatedTensorSharding", "TensorLocation",
+                           "CommGroup", "CommGroupType", "DataFlow", "AnchorReturnType"})
+    if (py::hasattr(parent, name)) m.attr(name) = parent.attr(name);
   bindOperatorIdentifier(m, parent);
   bindTensor(m);
   bindOp(m);

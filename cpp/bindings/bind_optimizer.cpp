@@ -184,17 +184,19 @@ void bindOptimizer(py::module_ &m) {
                                   "Adaptive-learning-rate optimizers: AdaGrad, RMSProp, CenteredRMSProp and "
                                   "AdaDelta, with weight decay and loss scaling.")
       .def(py::init([](const py::dict &d, AdaptiveMode mode, WeightDecayMode wdm, DataType accum, DataType accl1,
-                       DataType accl2, DataType accl3, bool tf) {
-             return Adaptive(toParams(d), mode, wdm, accum, accl1, accl2, accl3, tf);
+                       DataType accl2, DataType accl3, bool tf, Clips clip) {
+             return Adaptive(toParams(d), mode, wdm, accum, accl1, accl2, accl3, tf, std::move(clip));
            }),
            py::arg("values"), py::arg("mode") = AdaptiveMode::RMSProp,
            py::arg("weight_decay_mode") = WeightDecayMode::Decay, py::arg("accum_type") = DataType::UNDEFINED,
            py::arg("accl1_type") = DataType::UNDEFINED, py::arg("accl2_type") = DataType::UNDEFINED,
-           py::arg("accl3_type") = DataType::UNDEFINED, py::arg("rmspropTFVariant") = false,
+           py::arg("accl3_type") = DataType::UNDEFINED, py::arg("rmsprop_tf_variant") = false,
+           py::arg("clip_norm_settings") = Clips{},
            "`values`: dict of name to value or (value, isConst): defaultLearningRate (0.1), defaultWeightDecay (0), "
            "defaultAlpha (0.99), defaultMomentum (0), defaultEps (1e-6), lossScaling (1). `mode`: an AdaptiveMode "
            "(default RMSProp); `weight_decay_mode` (default Decay); types of the state tensors (UNDEFINED: the "
-           "weight's); `rmspropTFVariant`: TensorFlow's RMSProp formula (default False).")
+           "weight's); `rmsprop_tf_variant`: TensorFlow's RMSProp formula (default False); `clip_norm_settings`: "
+           "list of ClipNormSettings (default []).")
       .def("insertSpecific",
            [](Adaptive &a, const TensorId &w, const py::dict &d) { a.insertSpecific(w, toParams(d)); },
            py::arg("weightId"), py::arg("values"),

@@ -181,6 +181,12 @@ void bindSettingsClasses(py::module_ &m) {
 #define POPART_OPTION(NAME) c.def_readwrite(#NAME, &SessionOptions::NAME, sessionOptionDoc(#NAME))
 
 void bindSessionOptions(py::module_ &m) {
+  py::class_<ExperimentalSettings>(m, "ExperimentalSettings",
+                                   "Settings of experimental features (SessionOptions.experimentalSettings).")
+      .def(py::init<>(), "Default experimental settings.")
+      .def_readwrite("customTransformApplierSettings", &ExperimentalSettings::customTransformApplierSettings,
+                     "Custom transforms run while the IR is prepared: a dict of checkpoint (Fwd0, Fwd1, Bwd0, PreAlias, "
+                     "MainLoops, Final) to the names of registered transforms applied there, in order.");
   py::class_<SessionOptions> c(m, "SessionOptions",
                                "Options of a session, every PopART option with PopART's name and default. Set "
                                "them as attributes before creating the session, which copies them. Each "
@@ -315,6 +321,7 @@ void bindSessionOptions(py::module_ &m) {
   POPART_OPTION(gclOptions);
   // diagnostics
   POPART_OPTION(dotChecks);
+  POPART_OPTION(experimentalSettings);
   POPART_OPTION(logDir);
   POPART_OPTION(dotOpNames);
   POPART_OPTION(firstDotOp);

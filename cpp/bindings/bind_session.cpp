@@ -93,12 +93,17 @@ template <class S, class C> void bindSessionMethods(C &c) {
            "Run the named program (\"\" or \"main\": the main program) with `stepio`.")
       .def("modelToHost", &S::modelToHost, py::arg("fileName"),
            "Write the ONNX model with the device's current weights (and optimizer state) to `fileName`.")
+      .def("updateExternallySavedTensorLocations", &S::updateExternallySavedTensorLocations,
+           py::arg("fromLocation"), py::arg("toLocation"),
+           "Make the tensors saved in the external data file `fromLocation` be read from and written to "
+           "`toLocation` instead.")
       .def("resetHostWeights", [](S &s, const py::object &model, bool ignore) {
              s.resetHostWeights(py::isinstance<py::bytes>(model) ? std::string(model.cast<py::bytes>())
                                                                  : model.cast<std::string>(), ignore);
            }, py::arg("modelProtoOrFilename"), py::arg("ignoreWeightsInModelWithoutCorrespondingHostWeight") = false,
            "Replace the host weights by the initializers of a model (bytes or file name) and copy them to the "
            "device. Model weights the session does not have raise unless the second argument is True.")
+      .def("getIr", &S::getIrShared, "The session's IR (popart._internal.ir.Ir).")
       .def("getInfo", &S::getInfo, py::arg("tensorId"), "The TensorInfo (type and shape) of tensor `tensorId`.")
       .def("hasInfo", &S::hasInfo, py::arg("tensorId"), "Whether the session has a tensor `tensorId`.")
       .def("getTensorIds", &S::getTensorIds, "The ids of the tensors of the main graph.")

@@ -226,6 +226,9 @@ const char *sessionOptionDoc(const std::string &name) {
        "Poplar report options, a dict of strings. Stored; getSummaryReport() reports CPU times and "
        "memory. Default {}."},
       {"gclOptions", "Options of the IPU collectives library, a dict of strings. Stored. Default {}."},
+      {"experimentalSettings",
+       "An ExperimentalSettings: custom transforms applied at named checkpoints of the IR preparation "
+       "(customTransformApplierSettings)."},
       {"dotChecks",
        "Stages at which the IR is written as a Graphviz .dot file into logDir: a set of 'FWD0', 'FWD1', "
        "'BWD0', 'PREALIAS', 'FINAL' or 'ALL' (also the POPART_DOT_CHECKS environment variable). Default: "

@@ -46,6 +46,27 @@ class dtype:
         except (TypeError, KeyError):
             raise ValueError(f"{value!r} is not a type popxl supports") from None
 
+    @property
+    def is_complex(self) -> bool:
+        """True for complex64 and complex128."""
+        return self._name.startswith("complex")
+
+    @classmethod
+    def from_name(cls, name: str) -> "dtype":
+        """The dtype called `name` ("float32", "half", ...)."""
+        if name not in cls._by_name:
+            raise ValueError(f"'{name}' is not the name of a popxl dtype (known: {', '.join(sorted(cls._by_name))})")
+        return cls._by_name[name]
+
+    def as_torch(self):
+        """The torch dtype of this dtype (needs torch; raises for types torch has not)."""
+        import torch
+        name = {"bool": "bool", "float8_143": None, "float8_152": None}.get(self._name, self._name)
+        t = getattr(torch, name, None) if name else None
+        if t is None:
+            raise TypeError(f"popxl.{self._name} has no torch equivalent")
+        return t
+
     @classmethod
     def _from_pb(cls, pb):
         for d in cls._by_name.values():
@@ -80,10 +101,11 @@ float16 = dtype("float16", np.float16, True, False, True, 2, "FLOAT16")
 float32 = dtype("float32", np.float32, True, False, True, 4, "FLOAT")
 float64 = dtype("float64", np.float64, True, False, True, 8, "DOUBLE")
 bfloat16 = dtype("bfloat16", _bf16(), True, False, True, 2, "BFLOAT16")
-float8_143 = dtype("float8_143", None, True, False, True, 1, "FLOAT8_143")
-float8_152 = dtype("float8_152", None, True, False, True, 1, "FLOAT8_152")
+float8_143 = dtype("float8_143", np.uint8, True, False, True, 1, "FLOAT8_143")
+float8_152 = dtype("float8_152", np.uint8, True, False, True, 1, "FLOAT8_152")
 complex64 = dtype("complex64", np.complex64, False, False, True, 8, "COMPLEX64")
 complex128 = dtype("complex128", np.complex128, False, False, True, 16, "COMPLEX128")
 double = float64
 half = float16
 float = float32
+dtype._by_name.update({"double": float64, "half": float16, "float": float32})

@@ -5,6 +5,9 @@ copies the host weights to the device; leaving it copies them back (unless
 ``weights_to_host_on_exit`` is False) and detaches. The host copy of the
 variables is a cache of the device's: it is refreshed only when a run may have
 changed the device values since the last ``weights_to_host``."""
+import hashlib
+import os
+import time
 from typing import Dict, Iterable, Mapping, Optional
 
 import numpy as np
@@ -15,6 +18,7 @@ from popxl.streams import DeviceToHostStream, HostToDeviceStream
 from popxl.tensor import Constant, Tensor, Variable
 
 _DEVICE_TYPES = ("cpu", "ipu_model", "ipu_hw")
+_log = popart.getLogger("python")
 
 
 def _device(device_desc: str, num_ipus: int):
@@ -45,12 +49,33 @@ class Session:
         self._loaded = ir._loaded_streams()
         self._device = _device(device_desc, max(1, ir.replication_factor))
         ir._freeze()
+        ir._session = self
         self._pb_session = popart_core._InferenceSessionCore(ir=ir._pb_ir, deviceInfo=self._device,
                                                              name="popxl")
+        t0 = time.perf_counter()
         self._pb_session.prepareDevice(False)
         self._device.detach()
+        _log.info(f"popxl.Session: compiled Ir {ir.id} ({len(ir._pb_ir.getAllGraphs())} graphs) for "
+                  f"'{device_desc}' in {(time.perf_counter() - t0) * 1e3:.1f} ms")
+        self._use_cache(os.environ.get("POPXL_CACHE_DIR"))
         self._host_in_sync = True
         self._transfers = {"weights_from_host": 0, "weights_to_host": 0}
+
+    def _use_cache(self, cache_dir: Optional[str]) -> None:
+        """POPXL_CACHE_DIR: the compiled executable is saved as <dir>/popxl_<hash>.popef, or, when a file of
+        the same IR is there, validated against this compilation and loaded (weights are not cached)."""
+        if not cache_dir:
+            return
+        os.makedirs(cache_dir, exist_ok=True)
+        digest = hashlib.sha256(self._ir._pb_ir.serialise().encode()).hexdigest()[:20]
+        path = os.path.join(cache_dir, f"popxl_{digest}.popef")
+        if os.path.exists(path):
+            self._pb_session.loadExecutable(path)
+            _log.info(f"popxl.Session: loaded cached executable {path}")
+        else:
+            self._pb_session.saveExecutable(path, True, False)
+            _log.info(f"popxl.Session: saved executable {path}")
+        self.cache_file = path
 
     # ---- properties ----
     @property
@@ -98,6 +123,7 @@ class Session:
         self._check_attached("weights_from_host")
         self._pb_session.weightsFromHost()
         self._transfers["weights_from_host"] += 1
+        _log.debug("popxl.Session: weights_from_host")
 
     def weights_to_host(self) -> None:
         """Copies the device values of all variables to the host (must be attached)."""
@@ -105,6 +131,7 @@ class Session:
         self._pb_session.weightsToHost()
         self._host_in_sync = True
         self._transfers["weights_to_host"] += 1
+        _log.debug("popxl.Session: weights_to_host")
 
     def _own_tensor(self, t, what: str):
         if not isinstance(t, Tensor):
@@ -157,6 +184,10 @@ class Session:
             self.weights_from_host()
 
     # ---- running ----
+    def expected_inputs(self):
+        """The host-to-device streams run() needs data for."""
+        return list(self._loaded)
+
     def _expected_shape(self, stream) -> tuple:
         lead = ()
         if self._ir.num_host_transfers > 1:
@@ -184,6 +215,7 @@ class Session:
         outs = self._check_outputs(outputs)
         io = popart_core.PyStepIO(ins, outs)
         self._host_in_sync = False
+        _log.debug(f"popxl.Session.run: Ir {self._ir.id}, {len(ins)} input streams, {len(outs)} output streams")
         self._pb_session.run(io)
 
     def _check_inputs(self, inputs, downcast: bool) -> Dict[str, np.ndarray]:

@@ -69,6 +69,39 @@ class Tensor:
     def T(self):
         return self.transpose()
 
+    @property
+    def ipu(self) -> int:
+        """The IPU (virtual graph) of the op that produced the tensor, 0 when unplaced."""
+        pb = self._pb_tensor
+        if pb.hasProducer() and pb.getProducer().hasVirtualGraphId():
+            return pb.getProducer().getVirtualGraphId()
+        return 0
+
+    @property
+    def tile_set(self) -> str:
+        """"io" when produced under io_tiles(), else "compute"."""
+        pb = self._pb_tensor
+        if pb.hasProducer():
+            return self._graph._tile_sets.get(pb.getProducer().id, "compute")
+        return "compute"
+
+    @property
+    def scope(self) -> str:
+        """The name scope the tensor was created in ("" at top level)."""
+        return self._id.rsplit("/", 1)[0] if "/" in self._id else ""
+
+    @property
+    def location_info(self):
+        """The TensorLocation of the tensor (on chip, unsharded, unless set otherwise)."""
+        from popxl.tensor_location import TensorLocation
+        return self._graph._locations.get(self._id, TensorLocation())
+
+    @property
+    def in_sync_with_ipu(self) -> bool:
+        """For variables: whether the host copy holds the device's latest values (True outside sessions)."""
+        session = getattr(self.ir, "_session", None)
+        return session is None or session._host_in_sync or not isinstance(self, Variable)
+
     def __repr__(self):
         return f"Tensor[{self.id} {self.dtype.name} {self.shape}]"
 
@@ -131,6 +164,28 @@ class Tensor:
 class Variable(Tensor):
     """A tensor whose value persists between runs (a main-graph variable)."""
 
+    @property
+    def replica_grouping(self):
+        """How replicas share this variable's value (one value per group)."""
+        rg = self._graph._variable_settings.get(self._id, {}).get("replica_grouping")
+        return rg if rg is not None else self.ir.replica_grouping(group_size=self.ir.replication_factor)
+
+    @property
+    def retrieval_mode(self) -> str:
+        """"one_per_group" or "all_replicas": what the host reads back."""
+        return self._graph._variable_settings.get(self._id, {}).get("retrieval_mode") or "one_per_group"
+
+    @property
+    def shape_on_replica(self):
+        """The shape each replica holds."""
+        return self.shape
+
+    @property
+    def shape_on_host(self):
+        """The shape of the host data: a leading group dimension when there is more than one group."""
+        groups = self.replica_grouping.num_groups
+        return ((groups,) if groups > 1 else ()) + self.shape
+
 
 class Constant(Tensor):
     """A tensor with a value fixed when the graph is built."""
@@ -154,8 +209,9 @@ def _info(dt, shape):
 
 def _init(data, dtype, name, kind, cls):
     g = context.get_current_graph()
+    g._check_mutable("creating a tensor")
     arr = _to_array(data, dtype)
-    dt = _dtype.as_dtype(arr.dtype)
+    dt = _dtype.as_dtype(dtype) if dtype is not None else _dtype.as_dtype(arr.dtype)
     tid = g._new_id(name or kind)
     if kind == "v" and not g._pb_graph.isMainGraph():
         raise ValueError(f"variable '{tid}' is created inside sub-graph '{g.name}': variables live in the main "
@@ -172,8 +228,15 @@ def constant(data, dtype=None, name: Optional[str] = None, downcast: bool = True
 
 def variable(data, dtype=None, name: Optional[str] = None, downcast: bool = True, replica_grouping=None,
              retrieval_mode=None) -> Variable:
-    """A variable tensor initialised with `data` in the main graph."""
-    return _init(data, dtype, name, "v", Variable)
+    """A variable tensor initialised with `data` in the main graph. `replica_grouping` gives one value per
+    group of replicas; `retrieval_mode` ("one_per_group" or "all_replicas") what the host reads back."""
+    if retrieval_mode not in (None, "one_per_group", "all_replicas"):
+        raise ValueError(f"variable '{name}': retrieval_mode {retrieval_mode!r} is not 'one_per_group' or "
+                         "'all_replicas'")
+    v = _init(data, dtype, name, "v", Variable)
+    if replica_grouping is not None or retrieval_mode is not None:
+        v._graph._variable_settings[v.id] = {"replica_grouping": replica_grouping, "retrieval_mode": retrieval_mode}
+    return v
 
 
 def graph_input(shape, dtype, name: Optional[str] = None, by_ref: bool = False, meta_shape=None) -> Tensor:

@@ -14,13 +14,12 @@ class CallSiteInfo:
     """One call of a graph (by call or repeat): the op, the called graph and how the called graph's
     inputs and outputs map to tensors of the calling (parent) graph."""
 
-    def __init__(self, pb_op, called_graph, parent_graph, parent_inputs: List[Tensor],
-                 parent_outputs: List[Tensor], input_offset: int = 0, inner_call=None):
+    def __init__(self, pb_op, called_graph, parent_graph, parent_inputs: List[Tensor], input_offset: int = 0,
+                 inner_call=None):
         self._op = pb_op
         self.called_graph = called_graph
         self.parent_graph = parent_graph
         self._inputs = parent_inputs
-        self._outputs = parent_outputs
         self._input_offset = input_offset  # op input index of called-graph input 0
         self._inner_call = inner_call  # repeat: the Call op of the Loop body
 
@@ -33,6 +32,12 @@ class CallSiteInfo:
     def inputs(self):
         """The parent-graph tensors passed to the called graph's inputs, in input order."""
         return tuple(self._inputs)
+
+    @property
+    def _outputs(self):
+        # read from the op: autodiff may add outputs (activations) to existing call sites
+        ids = self._op.getOutputIds()
+        return [self.parent_graph._wrap(ids[i]) for i in sorted(ids)]
 
     @property
     def outputs(self):
@@ -114,6 +119,7 @@ def _connect(graph, inputs, inputs_dict, check_inputs: bool, what: str) -> List[
     """The parent tensors for each input of `graph`: positional `inputs`, then `inputs_dict` keyed by the
     graph's input tensors; checked for count, shape and dtype."""
     g = context.get_current_graph()
+    g._check_mutable(what)
     if graph.ir is not g.ir:
         raise ValueError(f"{what} of graph '{graph.name}': it belongs to another Ir")
     if graph == g:
@@ -162,7 +168,7 @@ def call_with_info(graph, *inputs, inputs_dict: Optional[Mapping[Tensor, Tensor]
         attrs["modifiedInputs"] = by_ref
     pb_op = g._pb_graph.createConnectedOp(_GC, "Call", 1, ins, outs, attrs, "")
     _sequence(g, pb_op)
-    return CallSiteInfo(pb_op, graph, g, parents, [g._wrap(outs[i]) for i in sorted(outs)])
+    return CallSiteInfo(pb_op, graph, g, parents)
 
 
 def call(graph, *inputs, inputs_dict=None, check_inputs: bool = True):
@@ -218,8 +224,7 @@ def repeat_with_info(graph, repeat_trip_count: int, *inputs, inputs_dict: Option
         attrs["modifiedInputs"] = by_ref
     pb_op = g._pb_graph.createConnectedOp(_ONNX, "Loop", 0, ins, outs, attrs, "")
     _sequence(g, pb_op)
-    return CallSiteInfo(pb_op, graph, g, parents, [g._wrap(outs[i]) for i in sorted(outs)], input_offset=2,
-                        inner_call=inner_call)
+    return CallSiteInfo(pb_op, graph, g, parents, input_offset=2, inner_call=inner_call)
 
 
 def repeat(graph, repeat_trip_count: int, *inputs, inputs_dict=None, check_inputs: bool = True):

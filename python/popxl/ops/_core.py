@@ -20,6 +20,7 @@ def _as_tensor(g, x, like: Optional[Tensor]):
 def _op(op_type, inputs, attrs=None, domain=_ONNX, n_out=1, name=None, version=0, out_ids=None):
     """Creates op `domain.op_type` connected to `inputs` in the current graph; returns its outputs."""
     g = context.get_current_graph()
+    g._check_mutable(f"creating op {op_type}")
     like = next((t for t in inputs if isinstance(t, Tensor)), None)
     ins = [_as_tensor(g, x, like) for x in inputs]
     outs = out_ids if out_ids is not None else [g._new_id(f"{name or op_type}_out{i}" if n_out > 1 else
@@ -58,9 +59,22 @@ def _order_modifications(g, pb_op):
                 roots[oid] = roots.get(tid, tid)
 
 
+def _placement(g, pb_op):
+    """Applies the ipu()/io_tiles() contexts to a new op and calls the graph's op-created hooks."""
+    ipu = context._current_ipu()
+    if ipu is not None:
+        pb_op.setVirtualGraphId(ipu)
+    tile_set = context._current_tile_set()
+    if tile_set != "compute":
+        g._tile_sets[pb_op.id] = tile_set
+    for hook in list(g._op_created_hooks.values()):
+        hook(pb_op)
+
+
 def _sequence(g, pb_op):
-    """Orders `pb_op` around in-place changes, and inside in_sequence() after the previous op created in
-    the block."""
+    """Places `pb_op`, orders it around in-place changes, and inside in_sequence() after the previous op
+    created in the block."""
+    _placement(g, pb_op)
     _order_modifications(g, pb_op)
     if g._in_sequence:
         if g._last_op is not None:
@@ -153,6 +167,7 @@ def host_store(d2h_stream, t: Tensor) -> None:
     if not isinstance(d2h_stream, DeviceToHostStream):
         raise TypeError(f"host_store: expected a DeviceToHostStream, got {type(d2h_stream).__name__}")
     g = context.get_current_graph()
+    g._check_mutable("host_store")
     g._check_in_graph(t, f"host_store to '{d2h_stream.tensor_id}'")
     if tuple(t.shape) != d2h_stream.shape or t.dtype != d2h_stream.dtype:
         raise ValueError(f"host_store: tensor '{t.id}' ({t.dtype.name} {t.shape}) does not match stream "

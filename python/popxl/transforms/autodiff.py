@@ -65,9 +65,23 @@ class GradGraphInfo:
 
 def autodiff(graph, grads_provided=None, grads_required=None, called_graphs_grad_info=None,
              return_all_grad_graphs: bool = False) -> GradGraphInfo:
-    """Differentiates `graph`: a new graph computing the gradients of its float inputs from the
-    gradients of its outputs (its first inputs) and the forward activations it needs."""
-    pb_graph, ins, outs = _ir.autodiffGraph(graph._pb_graph)
+    """Differentiates `graph`: a new graph computing the gradients of its float inputs `grads_required`
+    (default: all, in input order; else in the order given) from the gradients of its outputs
+    `grads_provided` (default: all; the others count as zero), which are the new graph's first inputs,
+    and the forward activations it needs."""
+    def ids(tensors, what):
+        if tensors is None:
+            return None
+        out = []
+        for t in tensors:
+            if not hasattr(t, "_pb_tensor") or t.graph != graph:
+                name = getattr(t, "id", repr(t))
+                raise ValueError(f"autodiff of graph '{graph.name}': {what} '{name}' is not a tensor of that "
+                                 "graph")
+            out.append(t.id)
+        return out
+    pb_graph, ins, outs = _ir.autodiffGraph(graph._pb_graph, ids(grads_required, "grads_required"),
+                                            ids(grads_provided, "grads_provided"))
     ir = graph.ir
     bwd = ir._graph(pb_graph)
     mk = lambda lst: tuple(ExpectedConnection(graph, ExpectedConnectionType(t), i) for t, i in lst)  # noqa: E731

@@ -304,3 +304,102 @@ def test_one_compiled_body_for_many_call_sites():
     assert len(graphs) == 2  # main + one callee, called four times
     calls = [op for op in ir.main_graph._pb_graph.getOps() if op.opType() == "Call"]
     assert len(calls) == 4 and {op.getAttribute("callee") for op in calls} == {g.id}
+
+
+def _child(code, **env):
+    import os
+    import subprocess
+    import sys
+    e = dict(os.environ)
+    e.update(env)
+    e["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    return subprocess.run([sys.executable, "-c", code], env=e, capture_output=True, text=True, timeout=120)
+
+
+_PROGRAM = """
+import numpy as np, popxl, popxl.ops as ops
+ir = popxl.Ir()
+with ir.main_graph:
+    v = popxl.variable(np.float32(2), name="v")
+    d2h = popxl.d2h_stream((), popxl.float32, name="out")
+    ops.host_store(d2h, v * 3)
+s = popxl.Session(ir, "cpu")
+with s:
+    print("RESULT", s.run()[d2h])
+print("CACHE", getattr(s, "cache_file", None))
+"""
+
+
+def test_log_level_env_drives_popxl_logging():
+    quiet = _child(_PROGRAM, POPART_LOG_LEVEL="OFF")
+    loud = _child(_PROGRAM, POPART_LOG_LEVEL="DEBUG")
+    assert quiet.returncode == 0 and loud.returncode == 0, quiet.stderr + loud.stderr
+    assert "popxl.Session" not in quiet.stdout + quiet.stderr
+    text = loud.stdout + loud.stderr
+    assert "popxl.Session: compiled Ir" in text and "popxl.Session.run" in text and "weights_to_host" in text
+
+
+def test_executable_cache_dir(tmp_path):
+    first = _child(_PROGRAM, POPXL_CACHE_DIR=str(tmp_path), POPART_LOG_LEVEL="INFO")
+    assert first.returncode == 0, first.stderr
+    files = list(tmp_path.glob("*.popef"))
+    assert len(files) == 1 and "saved executable" in first.stdout + first.stderr
+    second = _child(_PROGRAM, POPXL_CACHE_DIR=str(tmp_path), POPART_LOG_LEVEL="INFO")
+    assert "loaded cached executable" in second.stdout + second.stderr and "RESULT 6.0" in second.stdout
+    files[0].write_bytes(files[0].read_bytes()[:-3])  # a damaged cache file is refused, clearly
+    third = _child(_PROGRAM, POPXL_CACHE_DIR=str(tmp_path))
+    assert third.returncode != 0 and "popef" in third.stderr
+
+
+def _mlp_grads(grads_provided=None, grads_required=None):
+    """Gradients of y = relu(x @ w) * 2 and z = sum-ish second output, run through a session."""
+    ir = popxl.Ir()
+    x_np = np.array([[1.0, -2.0], [0.5, 3.0]], np.float32)
+    w_np = np.array([[0.3, -1.0], [2.0, 0.1]], np.float32)
+    with ir.main_graph:
+        x = popxl.variable(x_np, name="x")
+        w = popxl.variable(w_np, name="w")
+
+        def f(a, b):
+            h = ops.relu(a @ b)
+            return h * 2, h + a
+
+        g = ir.create_graph(f, x, w)
+        info = ops.call_with_info(g, x, w)
+        kw = {}
+        if grads_provided is not None:
+            kw["grads_provided"] = [g.outputs[i] for i in grads_provided]
+        if grads_required is not None:
+            kw["grads_required"] = [g.inputs[i] for i in grads_required]
+        bwd = popxl.transforms.autodiff(g, **kw)
+        seeds = [popxl.constant(np.ones((2, 2), np.float32)) for c in bwd.expected_inputs
+                 if c.connection_type is popxl.transforms.ExpectedConnectionType.FwdGrad]
+        grads = ops.call(bwd.graph, *seeds, inputs_dict=bwd.inputs_dict(info))
+        streams = []
+        for i, t in enumerate(grads):
+            d2h = popxl.d2h_stream(t.shape, t.dtype, name=f"grad{i}")
+            ops.host_store(d2h, t)
+            streams.append(d2h)
+    with popxl.Session(ir, "cpu") as s:
+        out = s.run()
+    names = ([c.fwd_tensor.id for c in bwd.expected_outputs], [t.id for t in g.inputs])
+    return [out[d] for d in streams], names, (x_np, w_np)
+
+
+@pytest.mark.parametrize("provided", [None, [0], [1]])
+@pytest.mark.parametrize("required", [None, [1], [1, 0]])
+def test_autodiff_grads_provided_and_required(provided, required):
+    import torch
+    grads, names, (x_np, w_np) = _mlp_grads(provided, required)
+    x = torch.tensor(x_np, requires_grad=True)
+    w = torch.tensor(w_np, requires_grad=True)
+    h = torch.relu(x @ w)
+    outs = [h * 2, h + x]
+    use = [0, 1] if provided is None else provided
+    sum(outs[i].sum() for i in use).backward()
+    ref = [x.grad.numpy(), w.grad.numpy()]
+    order = [0, 1] if required is None else required
+    got_names, fwd_inputs = names
+    assert len(grads) == len(order) and got_names == [fwd_inputs[i] for i in order]
+    for got, i in zip(grads, order):
+        np.testing.assert_allclose(got, ref[i], rtol=1e-6)
