@@ -6,7 +6,7 @@ import collections.abc
 import numpy
 import typing
 from . import _ir
-__all__: list[str] = ['AccumulateOuterFragmentSchedule', 'AccumulateOuterFragmentSettings', 'Adam', 'AdamMode', 'Adaptive', 'AdaptiveMode', 'AnchorReturnType', 'AnchorReturnTypeId', 'AttributeContextManager', 'AutodiffSettings', 'AutodiffStitchStrategy', 'AutomaticLossScalingSettings', 'BatchSerializationBatchSchedule', 'BatchSerializationMethod', 'BatchSerializationSettings', 'BatchSerializationTransformContext', 'ClipNormSettings', 'CommGroup', 'CommGroupType', 'ConstSGD', 'DataFlow', 'DataType', 'DeviceConnectionType', 'DeviceInfo', 'DeviceManager', 'DeviceSelectionCriterion', 'DeviceType', 'ExchangeStrategy', 'ExecutionContext', 'ExecutionPhaseIOSchedule', 'ExecutionPhaseSchedule', 'ExecutionPhaseSettings', 'GradientTensorTrackingMethod', 'GraphTransformer', 'IStepIO', 'IWeightsIO', 'InputSettings', 'InputShapeInfo', 'Instrumentation', 'IrSerializationFormat', 'KeyValueContextManager', 'MeanReductionStrategy', 'MergeVarUpdateType', 'NameContextManager', 'OpDefinition', 'OperatorIdentifier', 'Optimizer', 'OptimizerType', 'OptimizerValue', 'OptimizerValueMap', 'Patterns', 'PatternsLevel', 'PyStepIO', 'PyStepIOCallback', 'PyWeightsIO', 'RecomputationType', 'RecomputeType', 'RecoveryAction', 'ReductionType', 'ReplicaGrouping', 'ReplicatedCollectivesSettings', 'ReplicatedStreamMode', 'ReplicatedTensorSharding', 'SGD', 'SGDAccumulatorAndMomentum', 'SessionOptions', 'SubgraphCopyingStrategy', 'SyncPattern', 'SyntheticDataMode', 'TensorLocation', 'TensorLocationSettings', 'TensorRemapType', 'TensorStorage', 'TileSet', 'VariableRetrievalMode', 'VariableSettings', 'VirtualGraphMode', 'WeightDecayMode', 'defaultAiGraphcoreOpset', 'defaultAiOnnxMlOpset', 'defaultAiOnnxOpset', 'getSupportedOperations', 'getSupportedOperationsDefinition', 'getUnsupportedOperations', 'packageHash', 'popart_exception', 'popart_host_out_of_memory_error', 'popart_internal_exception', 'popart_memory_allocation_error', 'popart_runtime_error', 'poplar_application_runtime_error', 'poplar_exception', 'poplar_recoverable_runtime_error', 'poplar_runtime_error', 'poplar_system_runtime_error', 'poplar_unknown_runtime_error', 'poplar_unrecoverable_runtime_error', 'poplibs_exception', 'reservedAccl1Prefix', 'reservedAccl2Prefix', 'reservedAccl3Prefix', 'reservedAcclPrefix', 'reservedAccumPrefix', 'reservedDefaultScaledLearningRate0Prefix', 'reservedGradientPrefix', 'reservedLossScalingPrefix', 'reservedOptimizerPrefixes', 'reservedPrefixes', 'reservedRandomSeedPrefix', 'reservedSpecificScaledLearningRate0Prefix', 'reservedStepPrefix', 'reservedUpdatedVarPrefix', 'versionNumber', 'versionString']
+__all__: list[str] = ['AccumulateOuterFragmentSchedule', 'AccumulateOuterFragmentSettings', 'Adam', 'AdamMode', 'Adaptive', 'AdaptiveMode', 'AnchorReturnType', 'AnchorReturnTypeId', 'AttributeContextManager', 'AutodiffSettings', 'AutodiffStitchStrategy', 'AutomaticLossScalingSettings', 'BatchSerializationBatchSchedule', 'BatchSerializationMethod', 'BatchSerializationSettings', 'BatchSerializationTransformContext', 'ClipNormSettings', 'CommGroup', 'CommGroupType', 'ConstSGD', 'DataFlow', 'DataType', 'DeviceConnectionType', 'DeviceInfo', 'DeviceManager', 'DeviceSelectionCriterion', 'DeviceType', 'ExchangeStrategy', 'ExecutionContext', 'ExecutionPhaseIOSchedule', 'ExecutionPhaseSchedule', 'ExecutionPhaseSettings', 'ExperimentalSettings', 'GradientTensorTrackingMethod', 'GraphTransformer', 'IStepIO', 'IWeightsIO', 'InputSettings', 'InputShapeInfo', 'Instrumentation', 'IrSerializationFormat', 'KeyValueContextManager', 'MeanReductionStrategy', 'MergeVarUpdateType', 'NameContextManager', 'OpDefinition', 'OperatorIdentifier', 'Optimizer', 'OptimizerType', 'OptimizerValue', 'OptimizerValueMap', 'Patterns', 'PatternsLevel', 'PyStepIO', 'PyStepIOCallback', 'PyWeightsIO', 'RecomputationType', 'RecomputeType', 'RecoveryAction', 'ReductionType', 'ReplicaGrouping', 'ReplicatedCollectivesSettings', 'ReplicatedStreamMode', 'ReplicatedTensorSharding', 'SGD', 'SGDAccumulatorAndMomentum', 'SessionOptions', 'SubgraphCopyingStrategy', 'SyncPattern', 'SyntheticDataMode', 'TensorLocation', 'TensorLocationSettings', 'TensorRemapType', 'TensorStorage', 'TileSet', 'VariableRetrievalMode', 'VariableSettings', 'VirtualGraphMode', 'WeightDecayMode', 'defaultAiGraphcoreOpset', 'defaultAiOnnxMlOpset', 'defaultAiOnnxOpset', 'getSupportedOperations', 'getSupportedOperationsDefinition', 'getUnsupportedOperations', 'packageHash', 'popart_exception', 'popart_host_out_of_memory_error', 'popart_internal_exception', 'popart_memory_allocation_error', 'popart_runtime_error', 'poplar_application_runtime_error', 'poplar_exception', 'poplar_recoverable_runtime_error', 'poplar_runtime_error', 'poplar_system_runtime_error', 'poplar_unknown_runtime_error', 'poplar_unrecoverable_runtime_error', 'poplibs_exception', 'reservedAccl1Prefix', 'reservedAccl2Prefix', 'reservedAccl3Prefix', 'reservedAcclFinalOutPrefix', 'reservedAcclPrefix', 'reservedAcclToReducePrefix', 'reservedAcclToUpdatePrefix', 'reservedAccumPrefix', 'reservedAccumulatorPrefixes', 'reservedAdamUpdaterPrefix', 'reservedAdaptiveUpdaterPrefix', 'reservedConcatInitPrefix', 'reservedConstValuePrefix', 'reservedCounterPrefix', 'reservedDefaultAdamBeta1Prefix', 'reservedDefaultAdamBeta2Prefix', 'reservedDefaultAdamEpsPrefix', 'reservedDefaultAdamGradientScalingPrefix', 'reservedDefaultAdaptiveAlphaPrefix', 'reservedDefaultAdaptiveEpsPrefix', 'reservedDefaultAdaptiveGradientScalingPrefix', 'reservedDefaultAdaptiveMomentumPrefix', 'reservedDefaultDampeningScaleFactor1Prefix', 'reservedDefaultLearningRatePrefix', 'reservedDefaultLossScalingPrefix', 'reservedDefaultMaxWeightNormPrefix', 'reservedDefaultNesterovDampeningScaleFactor1Prefix', 'reservedDefaultNesterovGradScaleFactor1Prefix', 'reservedDefaultScaledLearningRate0Prefix', 'reservedDefaultScaledLearningRate1Prefix', 'reservedDefaultScaledMomentum1Prefix', 'reservedDefaultScaledWeightDecay1Prefix', 'reservedDefaultWeightDecayPrefix', 'reservedDefaultWeightDecayScaleFactor0Prefix', 'reservedGlobalNormPrefix', 'reservedGradientPrefix', 'reservedIndexPrefix', 'reservedInitPrefix', 'reservedLambR1SqPrefix', 'reservedLambR2SqPrefix', 'reservedLoopCondPrefix', 'reservedLoopIteratorPrefix', 'reservedLossScalingPrefix', 'reservedLossScalingRatioPrefix', 'reservedOptimizerPrefixes', 'reservedOptimizerStatePrefixes', 'reservedPrefixes', 'reservedPreviousLossScalingPrefix', 'reservedRandomSeedPrefix', 'reservedRemoteArgPrefix', 'reservedRestoredPrefix', 'reservedSeedModifierPrefix', 'reservedSpecificAdamBeta1Prefix', 'reservedSpecificAdamBeta2Prefix', 'reservedSpecificAdamEpsPrefix', 'reservedSpecificAdamGradientScalingPrefix', 'reservedSpecificAdaptiveAlphaPrefix', 'reservedSpecificAdaptiveEpsPrefix', 'reservedSpecificAdaptiveGradientScalingPrefix', 'reservedSpecificAdaptiveMomentumPrefix', 'reservedSpecificDampeningScaleFactor1Prefix', 'reservedSpecificLearningRatePrefix', 'reservedSpecificLossScalingPrefix', 'reservedSpecificMaxWeightNormPrefix', 'reservedSpecificNesterovDampeningScaleFactor1Prefix', 'reservedSpecificNesterovGradScaleFactor1Prefix', 'reservedSpecificScaledLearningRate0Prefix', 'reservedSpecificScaledLearningRate1Prefix', 'reservedSpecificScaledMomentum1Prefix', 'reservedSpecificScaledWeightDecay1Prefix', 'reservedSpecificWeightDecayPrefix', 'reservedSpecificWeightDecayScaleFactor0Prefix', 'reservedStashedPrefix', 'reservedStepPrefix', 'reservedUpdatedVarPrefix', 'versionNumber', 'versionString']
 class popart_exception(RuntimeError):
     """
     A mistake in the use of popart: unknown tensor ids, wrong shapes or types, bad options or models. The message names the tensor, op or option involved.
@@ -2620,6 +2620,22 @@ class ReplicatedCollectivesSettings:
     @prepareScheduleForMergingCollectives.setter
     def prepareScheduleForMergingCollectives(self, arg0: bool) -> None:
         ...
+class ExperimentalSettings:
+    """
+    Settings of experimental features (SessionOptions.experimentalSettings).
+    """
+    def __init__(self) -> None:
+        """
+        Default experimental settings.
+        """
+    @property
+    def customTransformApplierSettings(self) -> dict[str, list[str]]:
+        """
+        Custom transforms run while the IR is prepared: a dict of checkpoint (Fwd0, Fwd1, Bwd0, PreAlias, MainLoops, Final) to the names of registered transforms applied there, in order.
+        """
+    @customTransformApplierSettings.setter
+    def customTransformApplierSettings(self, arg0: collections.abc.Mapping[str, collections.abc.Sequence[str]]) -> None:
+        ...
 class SessionOptions:
     """
     Options of a session, every PopART option with PopART's name and default. Set them as attributes before creating the session, which copies them. Each option's docstring says whether the CPU implementation reads it; options that only steer the IPU toolchain are kept and never change results.
@@ -3067,6 +3083,14 @@ class SessionOptions:
         """
     @executionPhaseSettings.setter
     def executionPhaseSettings(self, arg0: ExecutionPhaseSettings) -> None:
+        ...
+    @property
+    def experimentalSettings(self) -> ExperimentalSettings:
+        """
+        An ExperimentalSettings: custom transforms applied at named checkpoints of the IR preparation (customTransformApplierSettings).
+        """
+    @experimentalSettings.setter
+    def experimentalSettings(self, arg0: ExperimentalSettings) -> None:
         ...
     @property
     def explicitRecomputation(self) -> bool:
@@ -4532,9 +4556,9 @@ class Adaptive(Optimizer):
     """
     Adaptive-learning-rate optimizers: AdaGrad, RMSProp, CenteredRMSProp and AdaDelta, with weight decay and loss scaling.
     """
-    def __init__(self, values: dict, mode: AdaptiveMode = AdaptiveMode.RMSProp, weight_decay_mode: WeightDecayMode = WeightDecayMode.Decay, accum_type: DataType = DataType.UNDEFINED, accl1_type: DataType = DataType.UNDEFINED, accl2_type: DataType = DataType.UNDEFINED, accl3_type: DataType = DataType.UNDEFINED, rmspropTFVariant: bool = False) -> None:
+    def __init__(self, values: dict, mode: AdaptiveMode = AdaptiveMode.RMSProp, weight_decay_mode: WeightDecayMode = WeightDecayMode.Decay, accum_type: DataType = DataType.UNDEFINED, accl1_type: DataType = DataType.UNDEFINED, accl2_type: DataType = DataType.UNDEFINED, accl3_type: DataType = DataType.UNDEFINED, rmsprop_tf_variant: bool = False, clip_norm_settings: collections.abc.Sequence[ClipNormSettings] = []) -> None:
         """
-        `values`: dict of name to value or (value, isConst): defaultLearningRate (0.1), defaultWeightDecay (0), defaultAlpha (0.99), defaultMomentum (0), defaultEps (1e-6), lossScaling (1). `mode`: an AdaptiveMode (default RMSProp); `weight_decay_mode` (default Decay); types of the state tensors (UNDEFINED: the weight's); `rmspropTFVariant`: TensorFlow's RMSProp formula (default False).
+        `values`: dict of name to value or (value, isConst): defaultLearningRate (0.1), defaultWeightDecay (0), defaultAlpha (0.99), defaultMomentum (0), defaultEps (1e-6), lossScaling (1). `mode`: an AdaptiveMode (default RMSProp); `weight_decay_mode` (default Decay); types of the state tensors (UNDEFINED: the weight's); `rmsprop_tf_variant`: TensorFlow's RMSProp formula (default False); `clip_norm_settings`: list of ClipNormSettings (default []).
         """
     def alphas(self) -> OptimizerValueMap:
         """
@@ -4998,6 +5022,10 @@ class _InferenceSessionCore(_SessionCore):
         """
         The TensorInfo (type and shape) of tensor `tensorId`.
         """
+    def getIr(self) -> _ir.Ir:
+        """
+        The session's IR (popart._internal.ir.Ir).
+        """
     def getRNGState(self) -> list[int]:
         """
         The random-number state (seed and counters) as a list of ints.
@@ -5091,6 +5119,10 @@ class _InferenceSessionCore(_SessionCore):
     def updateEngineCache(self) -> None:
         """
         With SessionOptions.enableEngineCaching, write the executable into cachePath.
+        """
+    def updateExternallySavedTensorLocations(self, fromLocation: str, toLocation: str) -> None:
+        """
+        Make the tensors saved in the external data file `fromLocation` be read from and written to `toLocation` instead.
         """
     def weightsFromHost(self) -> None:
         """
@@ -5166,6 +5198,10 @@ class _TrainingSessionCore(_SessionCore):
         """
         The TensorInfo (type and shape) of tensor `tensorId`.
         """
+    def getIr(self) -> _ir.Ir:
+        """
+        The session's IR (popart._internal.ir.Ir).
+        """
     def getRNGState(self) -> list[int]:
         """
         The random-number state (seed and counters) as a list of ints.
@@ -5260,6 +5296,10 @@ class _TrainingSessionCore(_SessionCore):
         """
         With SessionOptions.enableEngineCaching, write the executable into cachePath.
         """
+    def updateExternallySavedTensorLocations(self, fromLocation: str, toLocation: str) -> None:
+        """
+        Make the tensors saved in the external data file `fromLocation` be read from and written to `toLocation` instead.
+        """
     def updateOptimizerFromHost(self, optimizer: Optimizer) -> None:
         """
         Replace the values of the non-constant hyper-parameters by those of `optimizer`, without preparing again. Changing a constant value or the optimizer's type raises an error naming it.
@@ -5312,59 +5352,303 @@ def packageHash() -> str:
     """
 def reservedAccl1Prefix() -> str:
     """
-    Prefix of the first optimizer state tensors (e.g. Adam's m).
+    The reserved tensor-id prefix "Accl1___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedAccl2Prefix() -> str:
     """
-    Prefix of the second optimizer state tensors (e.g. Adam's v).
+    The reserved tensor-id prefix "Accl2___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedAccl3Prefix() -> str:
     """
-    Prefix of the third optimizer state tensors (AdaDelta).
+    The reserved tensor-id prefix "Accl3___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedAcclFinalOutPrefix() -> str:
+    """
+    The reserved tensor-id prefix "AcclOut___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedAcclPrefix() -> str:
     """
-    Prefix of optimizer accumulator tensors (Accl___).
+    The reserved tensor-id prefix "Accl___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedAcclToReducePrefix() -> str:
+    """
+    The reserved tensor-id prefix "AcclToReduce___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedAcclToUpdatePrefix() -> str:
+    """
+    The reserved tensor-id prefix "AcclToUpdate___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedAccumPrefix() -> str:
     """
-    Prefix of the gradient accumulator tensors (Accum___).
+    The reserved tensor-id prefix "Accum___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedAccumulatorPrefixes() -> list[str]:
+    """
+    The prefixes of the gradient and optimizer accumulator tensors, as a list.
+    """
+def reservedAdamUpdaterPrefix() -> str:
+    """
+    The reserved tensor-id prefix "AdamUpdater___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedAdaptiveUpdaterPrefix() -> str:
+    """
+    The reserved tensor-id prefix "AdaptiveUpdater___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedConcatInitPrefix() -> str:
+    """
+    The reserved tensor-id prefix "ConcatInit___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedConstValuePrefix() -> str:
+    """
+    The reserved tensor-id prefix "ConstValue___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedCounterPrefix() -> str:
+    """
+    The reserved tensor-id prefix "Counter___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdamBeta1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "adamBeta1___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdamBeta2Prefix() -> str:
+    """
+    The reserved tensor-id prefix "adamBeta2___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdamEpsPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adamEps___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdamGradientScalingPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adamGradientScaling___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdaptiveAlphaPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveAlpha___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdaptiveEpsPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveEps___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdaptiveGradientScalingPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveGradientScaling___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultAdaptiveMomentumPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveMomentum___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultDampeningScaleFactor1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "dampeningScaleFactor1___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultLearningRatePrefix() -> str:
+    """
+    The reserved tensor-id prefix "learningRate___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultLossScalingPrefix() -> str:
+    """
+    The reserved tensor-id prefix "lossScaling___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultMaxWeightNormPrefix() -> str:
+    """
+    The reserved tensor-id prefix "maxWeightNorm___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultNesterovDampeningScaleFactor1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "nesterovDampeningScaleFactor1___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultNesterovGradScaleFactor1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "nesterovGradScaleFactor1___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedDefaultScaledLearningRate0Prefix() -> str:
     """
-    Prefix of the tensor holding SGD's default scaled learning rate.
+    The reserved tensor-id prefix "scaledLearningRate0___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultScaledLearningRate1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "scaledLearningRate1___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultScaledMomentum1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "scaledMomentum1___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultScaledWeightDecay1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "scaledWeightDecay1___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultWeightDecayPrefix() -> str:
+    """
+    The reserved tensor-id prefix "weightDecay___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedDefaultWeightDecayScaleFactor0Prefix() -> str:
+    """
+    The reserved tensor-id prefix "weightDecayScaleFactor0___default___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedGlobalNormPrefix() -> str:
+    """
+    The reserved tensor-id prefix "GlobalNorm___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedGradientPrefix() -> str:
     """
-    Prefix of gradient tensor ids: anchor "Gradient___" + id to read the gradient of tensor id.
+    The reserved tensor-id prefix "Gradient___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedIndexPrefix() -> str:
+    """
+    The reserved tensor-id prefix "Index___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedInitPrefix() -> str:
+    """
+    The reserved tensor-id prefix "Init___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedLambR1SqPrefix() -> str:
+    """
+    The reserved tensor-id prefix "LambR1Sq___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedLambR2SqPrefix() -> str:
+    """
+    The reserved tensor-id prefix "LambR2Sq___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedLoopCondPrefix() -> str:
+    """
+    The reserved tensor-id prefix "LoopCond___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedLoopIteratorPrefix() -> str:
+    """
+    The reserved tensor-id prefix "LoopIterator___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedLossScalingPrefix() -> str:
     """
-    Prefix of the loss-scaling factor tensor.
+    The reserved tensor-id prefix "lossScaling_": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedLossScalingRatioPrefix() -> str:
+    """
+    The reserved tensor-id prefix "LossScalingRatio___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedOptimizerPrefixes() -> list[str]:
     """
     The prefixes of every optimizer state and hyper-parameter tensor, as a list.
     """
+def reservedOptimizerStatePrefixes() -> list[str]:
+    """
+    The prefixes of the optimizer state tensors (accumulators, moments, step counters), as a list.
+    """
 def reservedPrefixes() -> list[str]:
     """
     Every reserved tensor-id prefix, as a list.
     """
+def reservedPreviousLossScalingPrefix() -> str:
+    """
+    The reserved tensor-id prefix "PreviousLossScaling___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
 def reservedRandomSeedPrefix() -> str:
     """
-    Prefix of the random seed tensor.
+    The reserved tensor-id prefix "randomSeed___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedRemoteArgPrefix() -> str:
+    """
+    The reserved tensor-id prefix "RemoteArg___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedRestoredPrefix() -> str:
+    """
+    The reserved tensor-id prefix "Restored___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSeedModifierPrefix() -> str:
+    """
+    The reserved tensor-id prefix "seedModifier___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdamBeta1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "adamBeta1___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdamBeta2Prefix() -> str:
+    """
+    The reserved tensor-id prefix "adamBeta2___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdamEpsPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adamEps___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdamGradientScalingPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adamGradientScaling___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdaptiveAlphaPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveAlpha___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdaptiveEpsPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveEps___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdaptiveGradientScalingPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveGradientScaling___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificAdaptiveMomentumPrefix() -> str:
+    """
+    The reserved tensor-id prefix "adaptiveMomentum___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificDampeningScaleFactor1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "dampeningScaleFactor1___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificLearningRatePrefix() -> str:
+    """
+    The reserved tensor-id prefix "learningRate___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificLossScalingPrefix() -> str:
+    """
+    The reserved tensor-id prefix "lossScaling___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificMaxWeightNormPrefix() -> str:
+    """
+    The reserved tensor-id prefix "maxWeightNorm___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificNesterovDampeningScaleFactor1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "nesterovDampeningScaleFactor1___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificNesterovGradScaleFactor1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "nesterovGradScaleFactor1___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedSpecificScaledLearningRate0Prefix() -> str:
     """
-    Prefix of the tensors holding SGD's per-weight scaled learning rates.
+    The reserved tensor-id prefix "scaledLearningRate0___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificScaledLearningRate1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "scaledLearningRate1___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificScaledMomentum1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "scaledMomentum1___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificScaledWeightDecay1Prefix() -> str:
+    """
+    The reserved tensor-id prefix "scaledWeightDecay1___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificWeightDecayPrefix() -> str:
+    """
+    The reserved tensor-id prefix "weightDecay___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedSpecificWeightDecayScaleFactor0Prefix() -> str:
+    """
+    The reserved tensor-id prefix "weightDecayScaleFactor0___specific___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
+    """
+def reservedStashedPrefix() -> str:
+    """
+    The reserved tensor-id prefix "Stashed___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedStepPrefix() -> str:
     """
-    Prefix of the step-counter tensors of Adam-like optimizers.
+    The reserved tensor-id prefix "Step___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def reservedUpdatedVarPrefix() -> str:
     """
-    Prefix of the tensors a weight update writes.
+    The reserved tensor-id prefix "UpdatedVar___": tensors the IR creates (gradients, optimizer state, ...) are named with it followed by the id they belong to.
     """
 def versionNumber() -> tuple[int, int, int]:
     """

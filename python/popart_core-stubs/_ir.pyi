@@ -5,13 +5,22 @@ from __future__ import annotations
 import collections.abc
 import numpy
 import popart_core
+from popart_core import AnchorReturnType
+from popart_core import CommGroup
+from popart_core import CommGroupType
+from popart_core import DataFlow
 from popart_core import DataType
+from popart_core import ExecutionContext
 from popart_core import OperatorIdentifier
 from popart_core import Patterns
+from popart_core import ReplicatedTensorSharding
 from popart_core import SessionOptions
+from popart_core import TensorLocation
+from popart_core import TensorStorage
+from popart_core import TileSet
 from popart_core import _TensorInfoCore as TensorInfo
 import typing
-__all__: list[str] = ['DataType', 'Graph', 'Ir', 'Op', 'OperatorIdentifier', 'Patterns', 'SessionOptions', 'Tensor', 'TensorInfo', 'TensorType', 'autodiffGraph', 'supportedOperations']
+__all__: list[str] = ['AnchorReturnType', 'CommGroup', 'CommGroupType', 'DataFlow', 'DataType', 'ExecutionContext', 'Graph', 'Ir', 'Op', 'OperatorIdentifier', 'Patterns', 'ReplicatedTensorSharding', 'SessionOptions', 'Tensor', 'TensorInfo', 'TensorLocation', 'TensorStorage', 'TensorType', 'TileSet', 'autodiffGraph', 'supportedOperations']
 class TensorType:
     """
     Members:
@@ -104,13 +113,21 @@ class Op:
         ...
     def getAttribute(self, name: str) -> typing.Any:
         ...
+    def getExecutionContext(self) -> popart_core.ExecutionContext:
+        ...
     def getGraph(self) -> ...:
         ...
     def getInputIds(self) -> dict[int, str]:
         ...
     def getOutputIds(self) -> dict[int, str]:
         ...
+    def getVirtualGraphId(self) -> int:
+        ...
     def hasAttribute(self, arg0: str) -> bool:
+        ...
+    def hasPipelineStage(self) -> bool:
+        ...
+    def hasVirtualGraphId(self) -> bool:
         ...
     def inId(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> str:
         ...
@@ -129,6 +146,12 @@ class Op:
     def outTensor(self, arg0: typing.SupportsInt | typing.SupportsIndex) -> Tensor:
         ...
     def setAttribute(self, name: str, value: typing.Any) -> None:
+        ...
+    def setExecutionContext(self, value: popart_core.ExecutionContext) -> None:
+        ...
+    def setPipelineStage(self, value: typing.SupportsInt | typing.SupportsIndex | None) -> None:
+        ...
+    def setVirtualGraphId(self, value: typing.SupportsInt | typing.SupportsIndex | None) -> None:
         ...
     def str(self) -> str:
         ...
@@ -234,9 +257,9 @@ class Ir:
         ...
     def setUserOptions(self, arg0: popart_core.SessionOptions) -> None:
         ...
-def autodiffGraph(graph: Graph) -> tuple:
+def autodiffGraph(graph: Graph, gradsRequired: collections.abc.Sequence[str] | None = None, gradsProvided: collections.abc.Sequence[str] | None = None) -> tuple:
     """
-    The backward graph of `graph` with the gradients of its float inputs as outputs; returns (graph, expected inputs, expected outputs) as (type, forward tensor id) pairs
+    The backward graph of `graph` with the gradients of its float inputs `gradsRequired` (ids; default all) as outputs, from the gradients of its outputs `gradsProvided` (default all); returns (graph, expected inputs, expected outputs) as (type, forward tensor id) pairs
     """
 def supportedOperations(includePrivate: bool = True) -> list[popart_core.OperatorIdentifier]:
     ...
