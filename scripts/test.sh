@@ -13,10 +13,7 @@ status=0
 echo "== C++ tests (CTest)"
 ctest --test-dir build/py --output-on-failure -j2 2>&1 | tee build/ctest.log || status=1
 echo "== Python tests (pytest; builds and runs examples/custom_op and examples/cpp)"
-<<<<<<< HEAD
 python -m pytest tests/python tests/fuzz -q --durations=15 "$@" 2>&1 | tee build/pytest.log || status=1
-=======
-python -m pytest tests/python -q --durations=15 "$@" 2>&1 | tee build/pytest.log || status=1
 echo "== torchvision tests (second environment build/tvvenv: torch 2.14.1 + torchvision 0.29.1)"
 bash scripts/torchvision_tests.sh 2>&1 | tee build/tvtests.log || status=1
 echo "== user guide (Sphinx, offline, warnings are errors)"
