@@ -213,7 +213,7 @@ void bindGraph(py::module_ &m) {
               const py::dict &attrs, const std::string &name) {
              return g.createConnectedOp(resolveOp(domain, type, version), ins, outs, toAttributes(attrs), name);
            },
-           py::arg("domain"), py::arg("type"), py::arg("version") = 0, py::arg("inputs"), py::arg("outputs"),
+           py::arg("domain"), py::arg("type"), py::arg("version"), py::arg("inputs"), py::arg("outputs"),
            py::arg("attributes") = py::dict(), py::arg("name") = "", ref)
       .def("__repr__", [](Graph &g) { return "Graph(" + g.displayName() + ")"; });
 }
