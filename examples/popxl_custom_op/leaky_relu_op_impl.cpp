@@ -208,7 +208,8 @@ PYBIND11_MODULE(leaky_relu_op_impl, m) {
   py::class_<LeakyReluParams>(m, "LeakyReluParams")
       .def(py::init([](float alpha) { return LeakyReluParams{alpha}; }), py::arg("alpha") = 0.01f)
       .def_readwrite("alpha", &LeakyReluParams::alpha)
-      .def("__repr__", [](const LeakyReluParams &p) { return "LeakyReluParams(alpha=" + std::to_string(p.alpha) + ")"; });
+      .def("__repr__",
+           [](const LeakyReluParams &p) { return "LeakyReluParams(alpha=" + std::to_string(p.alpha) + ")"; });
   py::class_<LeakyReluOp, popart::Op, std::unique_ptr<LeakyReluOp, py::nodelete>>(m, "LeakyRelu")
       .def_static("default_opid", &LeakyReluOp::defaultOperatorId)
       .def_static(

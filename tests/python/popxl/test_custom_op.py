@@ -145,8 +145,10 @@ ir = popxl.Ir()
 with ir.main_graph as g:
     x = popxl.variable(np.array([-2.0, 4.0], np.float32))
     ctx = get_current_context()
-    op = impl.LeakyRelu.create_op_in_graph(graph=g._pb_graph, inputs={{0: x.id}}, outputs={{0: g._create_tensor_id("y")}},
-                                           params=impl.LeakyReluParams(alpha=0.5), settings=ctx._get_op_settings("lr"))
+    op = impl.LeakyRelu.create_op_in_graph(graph=g._pb_graph, inputs={{0: x.id}},
+                                           outputs={{0: g._create_tensor_id("y")}},
+                                           params=impl.LeakyReluParams(alpha=0.5),
+                                           settings=ctx._get_op_settings("lr"))
     ctx._op_created(op)
     y = Tensor._from_pb_tensor(op.outTensor(0))
     out = popxl.d2h_stream(y.shape, y.dtype, name="y")
