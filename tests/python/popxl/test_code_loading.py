@@ -71,7 +71,7 @@ def test_argument_checks():
             ops.remote_code_load(g, destination="compute")
         with pytest.raises(ValueError, match="destination None"):
             ops.remote_code_load(g, None)
-        with pytest.raises(TypeError, match="expected a popxl.Graph to load, got Tensor"):
+        with pytest.raises(TypeError, match="expected a popxl.Graph to load, got Variable"):
             ops.remote_code_load(x, "executable")
         with pytest.raises(ValueError, match="belongs to another Ir"):
             ops.remote_code_load(g_other, "executable")

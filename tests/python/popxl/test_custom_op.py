@@ -181,7 +181,7 @@ def test_cmake_build_against_the_package(tmp_path):
 
 
 def test_guide_leaky_relu_programs_run_unchanged(example_dir, tmp_path):
-    from test_guide_examples import FILES, NO_GUIDE
+    FILES, NO_GUIDE, _ = guide_examples()
     if FILES is None:
         pytest.skip(NO_GUIDE)
     env = dict(os.environ)
@@ -193,3 +193,14 @@ def test_guide_leaky_relu_programs_run_unchanged(example_dir, tmp_path):
     assert result.startswith("RESULT X:")
     np.testing.assert_allclose(np.array(result.split(":", 1)[1].strip(" []").split(), np.float32),
                                [-0.2, 3.0, -0.05], rtol=1e-6)
+
+
+def guide_examples():
+    """FILES, NO_GUIDE and run_example of test_guide_examples.py (beside this file)."""
+    import importlib.util
+    import pathlib
+    spec = importlib.util.spec_from_file_location("_popxl_guide_examples",
+                                                  pathlib.Path(__file__).with_name("test_guide_examples.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.FILES, mod.NO_GUIDE, mod.run_example

@@ -343,7 +343,7 @@ def test_float8_inference_model_against_float32():
 
 
 def test_guide_float8_inference_program(tmp_path):
-    from test_guide_examples import FILES, NO_GUIDE, run_example
+    FILES, NO_GUIDE, run_example = guide_examples()
     if FILES is None:
         pytest.skip(NO_GUIDE)
     if not hasattr(ops, "gelu"):
@@ -351,3 +351,14 @@ def test_guide_float8_inference_program(tmp_path):
     r = run_example("float8_inference.py", tmp_path)
     assert r.returncode == 0, f"{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
     assert "Result is" in r.stdout
+
+
+def guide_examples():
+    """FILES, NO_GUIDE and run_example of test_guide_examples.py (beside this file)."""
+    import importlib.util
+    import pathlib
+    spec = importlib.util.spec_from_file_location("_popxl_guide_examples",
+                                                  pathlib.Path(__file__).with_name("test_guide_examples.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.FILES, mod.NO_GUIDE, mod.run_example
