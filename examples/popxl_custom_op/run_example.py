@@ -16,12 +16,11 @@ def run(x: np.ndarray, alpha: float):
         x_stream = popxl.h2d_stream(x.shape, popxl.dtype.as_dtype(x.dtype), name="x")
         dy_stream = popxl.h2d_stream(x.shape, popxl.dtype.as_dtype(x.dtype), name="dy")
         fwd = ir.create_graph(lambda t: leaky_relu(t, alpha=alpha), popxl.TensorSpec(x.shape, x_stream.dtype))
-        bwd = popxl.transforms.autodiff(fwd)
+        bwd_info = popxl.transforms.autodiff(fwd)
         xt = ops.host_load(x_stream, "x")
         info = ops.call_with_info(fwd, xt)
         y = info.outputs[0]
-        dx, = ops.call(bwd, ops.host_load(dy_stream, "dy"),
-                       inputs_dict=bwd.grad_graph_info.inputs_dict(info))
+        dx, = ops.call(bwd_info.graph, ops.host_load(dy_stream, "dy"), inputs_dict=bwd_info.inputs_dict(info))
         y_out, dx_out = popxl.d2h_stream(y.shape, y.dtype, "y"), popxl.d2h_stream(dx.shape, dx.dtype, "dx")
         ops.host_store(y_out, y)
         ops.host_store(dx_out, dx)
