@@ -15,8 +15,8 @@
 //     replica this device runs, the all-reduce is y = x and the reduce-scatter and
 //     all-gather are y = flatten(x) (the one replica's shard is everything), whatever the
 //     collective operator (a builder annotation the importer does not pass to ops). dx = dy reshaped.
-//   PrintTensor: y = x, printing x on every run (format in kernels/graphcore_misc.cpp);
-//     its gradient prints dy too when print_gradient = 1, and passes it through.
+//   PrintTensor: y = x, printing x on every run (format in kernels/graphcore_misc.cpp) unless
+//     print_self = 0; its gradient prints dy too when print_gradient = 1, and passes it through.
 #include "popart/ir.hpp"
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
@@ -163,6 +163,7 @@ public:
   explicit PrintTensorGradOp(const Op &fwd) : ShapeGradOp(internalOp("PrintTensorGrad"), fwd) {
     attributes() = fwd.attributes();
     attributes().setAttribute("title", "Gradient___" + fwd.attr<Attributes::String>("title", fwd.inId(0)));
+    attributes().setAttribute("print_self", int64_t(1));
   }
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   bool hasSideEffect() const override { return true; }
