@@ -15,9 +15,9 @@ namespace {
 
 PyObject *baseType, *internalType, *runtimeType, *memoryType, *recoverableType, *hostMemoryType;
 
-PyObject *newType(py::module_ &m, const char *name, PyObject *base) {
+PyObject *newType(py::module_ &m, const char *name, PyObject *base, const char *doc) {
   std::string full = std::string(PyModule_GetName(m.ptr())) + "." + name;
-  PyObject *t = PyErr_NewException(full.c_str(), base, nullptr);
+  PyObject *t = PyErr_NewExceptionWithDoc(full.c_str(), doc, base, nullptr);
   if (!t) throw py::error_already_set();
   m.add_object(name, py::reinterpret_borrow<py::object>(t));
   return t;  // the module and this reference keep it alive for the process
@@ -38,33 +38,52 @@ void raiseRecoverable(PyObject *type, const char *what, RecoveryAction action) {
 }
 
 void bindPoplarErrors(py::module_ &m) {
-  py::enum_<RecoveryAction>(m, "RecoveryAction")
+  py::enum_<RecoveryAction>(m, "RecoveryAction", "What a poplar_recoverable_runtime_error asks the caller to do.")
       .value("IPU_RESET", RecoveryAction::IPU_RESET)
       .value("LINK_RESET", RecoveryAction::LINK_RESET)
       .value("PARTITION_RESET", RecoveryAction::PARTITION_RESET)
       .value("FULL_RESET", RecoveryAction::FULL_RESET)
       .value("POWER_CYCLE", RecoveryAction::POWER_CYCLE);
-  py::register_exception<poplibs_exception>(m, "poplibs_exception", PyExc_RuntimeError);
+  auto doc = [](const py::object &type, const char *text) { type.attr("__doc__") = text; };
+  doc(py::register_exception<poplibs_exception>(m, "poplibs_exception", PyExc_RuntimeError),
+      "PopLibs' error class, kept for handlers written for the IPU; nothing on the CPU raises it.");
   auto &poplar = py::register_exception<poplar_exception>(m, "poplar_exception", PyExc_RuntimeError);
+  doc(poplar, "Base class of the Poplar error classes, kept with the IPU's hierarchy for handlers that catch them.");
   auto &rt = py::register_exception<poplar_runtime_error>(m, "poplar_runtime_error", poplar.ptr());
-  py::register_exception<poplar_application_runtime_error>(m, "poplar_application_runtime_error", rt.ptr());
-  py::register_exception<poplar_unknown_runtime_error>(m, "poplar_unknown_runtime_error", rt.ptr());
+  doc(rt, "A Poplar error while a program runs; base of the application, unknown and system errors.");
+  doc(py::register_exception<poplar_application_runtime_error>(m, "poplar_application_runtime_error", rt.ptr()),
+      "A Poplar error caused by the program itself (kept for handlers; not raised on the CPU).");
+  doc(py::register_exception<poplar_unknown_runtime_error>(m, "poplar_unknown_runtime_error", rt.ptr()),
+      "A Poplar error of unknown cause (kept for handlers; not raised on the CPU).");
   auto &sys = py::register_exception<poplar_system_runtime_error>(m, "poplar_system_runtime_error", rt.ptr());
-  py::register_exception<poplar_unrecoverable_runtime_error>(m, "poplar_unrecoverable_runtime_error", sys.ptr());
-  recoverableType = newType(m, "poplar_recoverable_runtime_error", sys.ptr());
+  doc(sys, "A system-level Poplar error; base of the recoverable and unrecoverable ones.");
+  doc(py::register_exception<poplar_unrecoverable_runtime_error>(m, "poplar_unrecoverable_runtime_error", sys.ptr()),
+      "A system error the process cannot recover from (kept for handlers; not raised on the CPU).");
+  recoverableType = newType(m, "poplar_recoverable_runtime_error", sys.ptr(),
+                            "A system error the caller can recover from by the action in its recoveryAction "
+                            "attribute. On the CPU: the host ran out of memory (recoveryAction IPU_RESET: free "
+                            "memory and create the session again).");
   PyObject_SetAttrString(recoverableType, "recoveryAction", Py_None);
 }
 
 } // namespace
 
 void bindErrors(py::module_ &m) {
-  baseType = newType(m, "popart_exception", PyExc_RuntimeError);
-  internalType = newType(m, "popart_internal_exception", baseType);
-  runtimeType = newType(m, "popart_runtime_error", baseType);
-  memoryType = newType(m, "popart_memory_allocation_error", baseType);
+  baseType = newType(m, "popart_exception", PyExc_RuntimeError,
+                     "A mistake in the use of popart: unknown tensor ids, wrong shapes or types, bad options or "
+                     "models. The message names the tensor, op or option involved.");
+  internalType = newType(m, "popart_internal_exception", baseType,
+                         "A broken invariant inside popart-cpu (a bug): please report it with the message.");
+  runtimeType = newType(m, "popart_runtime_error", baseType,
+                        "An error while a prepared session runs (e.g. a bad value returned by a stream callback).");
+  memoryType = newType(m, "popart_memory_allocation_error", baseType,
+                       "Memory for a tensor or a session could not be allocated, or a size overflows.");
   bindPoplarErrors(m);
   py::tuple hostMemoryBases = py::make_tuple(py::handle(memoryType), py::handle(recoverableType));
-  hostMemoryType = newType(m, "popart_host_out_of_memory_error", hostMemoryBases.ptr());
+  hostMemoryType = newType(m, "popart_host_out_of_memory_error", hostMemoryBases.ptr(),
+                           "The host ran out of memory: both a popart_memory_allocation_error and a "
+                           "poplar_recoverable_runtime_error (recoveryAction IPU_RESET), so handlers of either "
+                           "catch it.");
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -68,12 +68,21 @@ private:
 } // namespace
 
 void bindStepIO(py::module_ &m) {
-  py::class_<IStepIO>(m, "IStepIO");
-  py::class_<PyStepIO, IStepIO>(m, "PyStepIO")
+  py::class_<IStepIO>(m, "IStepIO", "Base class of the objects session.run() reads inputs from and writes anchors to.");
+  py::class_<PyStepIO, IStepIO>(m, "PyStepIO",
+                                "Inputs and anchors of one session.run() as dicts of numpy arrays. Each input "
+                                "array holds every micro-batch of the step: leading dimensions [batchesPerStep, "
+                                "accumulationFactor, replicationFactor] (size-1 ones left out) before the "
+                                "tensor's shape. Output arrays are those of session.initAnchorArrays().")
       .def(py::init<const std::map<TensorId, py::array> &, const std::map<TensorId, py::array> &>(),
-           py::arg("inputs"), py::arg("outputs"))
-      .def("enableRuntimeAsserts", &PyStepIO::enableRuntimeAsserts);
-  py::class_<StepIOCallback, IStepIO>(m, "PyStepIOCallback")
+           py::arg("inputs"), py::arg("outputs"),
+           "`inputs`: dict of input tensor id to numpy array; `outputs`: dict of anchor id to a writable array. "
+           "The arrays are used in place (inputs are converted to native byte order if needed).")
+      .def("enableRuntimeAsserts", &PyStepIO::enableRuntimeAsserts, py::arg("enable"),
+           "With False, run() skips checking the arrays' shapes and types against the model (default: checked).");
+  py::class_<StepIOCallback, IStepIO>(m, "PyStepIOCallback",
+                                      "Inputs and anchors of session.run() through Python callbacks, called for "
+                                      "every micro-batch instead of reading whole-step arrays.")
       .def(py::init([](py::function in, py::function inComplete, py::function out, py::function outComplete) {
              return std::make_unique<StepIOCallback>(
                  [in](TensorId id, bool prefetch) { return inputFromPython(in, id, prefetch); },
@@ -93,10 +102,17 @@ void bindStepIO(py::module_ &m) {
                  [outComplete](TensorId id) { py::gil_scoped_acquire g; outComplete(id); });
            }),
            py::arg("input_callback"), py::arg("input_complete_callback"), py::arg("output_callback"),
-           py::arg("output_complete_callback"));
-  py::class_<IWeightsIO>(m, "IWeightsIO");
-  py::class_<PyWeightsIO, IWeightsIO>(m, "PyWeightsIO")
-      .def(py::init<const std::map<TensorId, py::array> &>(), py::arg("weights"));
+           py::arg("output_complete_callback"),
+           "input_callback(id, prefetch) returns the numpy array of the next micro-batch of input `id`; "
+           "input_complete_callback(id) is called once it has been read; output_callback(id) returns a "
+           "writable array for the next micro-batch of anchor `id`; output_complete_callback(id) is called "
+           "once it is written.");
+  py::class_<IWeightsIO>(m, "IWeightsIO", "Base class of the weight containers of readWeights/writeWeights.");
+  py::class_<PyWeightsIO, IWeightsIO>(m, "PyWeightsIO",
+                                      "Weights as a dict of tensor id to numpy array, for session.readWeights "
+                                      "(filled in place) and session.writeWeights (read).")
+      .def(py::init<const std::map<TensorId, py::array> &>(), py::arg("weights"),
+           "`weights`: dict of weight id to a contiguous numpy array of the weight's shape and type.");
 }
 
 } // namespace popart::bindings

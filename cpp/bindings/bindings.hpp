@@ -1,6 +1,7 @@
 // Declarations of the per-area binding functions called by module.cpp.
 #pragma once
 #include <pybind11/pybind11.h>
+#include <string>
 
 namespace popart::bindings {
 namespace py = pybind11;
@@ -11,7 +12,10 @@ void bindOptions(py::module_ &m);  // SessionOptions, Patterns
 void bindDevice(py::module_ &m);   // DeviceManager, DeviceInfo
 void bindStepIO(py::module_ &m);   // PyStepIO, PyStepIOCallback, PyWeightsIO
 void bindOptimizer(py::module_ &m); // SGD, ConstSGD, OptimizerValue(Map)
-void bindSession(py::module_ &m);  // DataFlow, InputShapeInfo, _InferenceSessionCore
+void bindDataFlow(py::module_ &m); // AnchorReturnType(Id), DataFlow, InputShapeInfo (bind_session.cpp)
+void bindSession(py::module_ &m);  // _InferenceSessionCore, _TrainingSessionCore
 void bindRegistry(py::module_ &m); // OperatorIdentifier, OpDefinition, getSupportedOperations, TensorRemapType
 void bindBuilder(py::module_ &m);  // _BuilderCore, its settings types and context managers, _opSchemas
+/// The docstring of SessionOptions.<name> (option_docs.cpp); internal_error when there is none.
+const char *sessionOptionDoc(const std::string &name);
 } // namespace popart::bindings

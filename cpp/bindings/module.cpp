@@ -10,12 +10,16 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindErrors(m);
   popart::bindings::bindCore(m);
   popart::bindings::bindOnnx(m);
+  // Types are bound before the functions that name them, so that signatures (help(), the
+  // stubs) show Python names: the builder's settings types (TensorLocation, TileSet, ...) are
+  // used by SessionOptions and AnchorReturnType.
+  popart::bindings::bindBuilder(m);
   popart::bindings::bindOptions(m);
   popart::bindings::bindDevice(m);
   popart::bindings::bindStepIO(m);
   popart::bindings::bindOptimizer(m);
   popart::bindings::bindRegistry(m);
-  popart::bindings::bindBuilder(m);  // before sessions: AnchorReturnType defaults use TileSet
-  popart::bindings::bindSession(m);
-  popart::bindings::bindIrModule(m);  // popart_core._ir, after the types it re-exports
+  popart::bindings::bindDataFlow(m);
+  popart::bindings::bindIrModule(m);  // popart_core._ir, after the types it re-exports and uses
+  popart::bindings::bindSession(m);   // after _ir: sessions can be created from an _ir.Ir
 }

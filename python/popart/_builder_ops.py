@@ -278,9 +278,42 @@ def make_method(domain, op_type, version):
 
     method.__name__ = method_name(domain, op_type)
     method.__qualname__ = method.__name__
-    method.__doc__ = (f"Add a {domain} {op_type} (since opset {spec.since_version}) node.\n\n"
-                      f"{method.__name__}({spec.signature()})")
+    method.__doc__ = docstring(spec, version)
     return method
+
+
+def _count(lo, hi, what):
+    if lo == hi:
+        return f"{lo} {what}" + ("" if lo == 1 else "s")
+    if hi < 2 ** 20:
+        return f"{lo} to {hi} {what}s"
+    return f"at least {lo} {what}" + ("" if lo == 1 else "s")
+
+
+def docstring(spec, version):
+    """help() text of an op method: signature, inputs, outputs and attributes with defaults."""
+    name = method_name(spec.domain, spec.type)
+    lines = [f"{name}({spec.signature()})", "",
+             f"Adds one {spec.domain}.{spec.type} node, as the op is defined in opset "
+             f"{spec.since_version} (the version in effect at opset {version}).", ""]
+    if spec.max_inputs > 0:
+        lines.append(f"args: list of input tensor ids ({_count(spec.min_inputs, spec.max_inputs, 'input')}).")
+    if spec.variable_outputs:
+        lines.append(f"num_outputs: number of outputs to create "
+                     f"({_count(spec.min_outputs, spec.max_outputs, 'output')}).")
+    for a in spec.attrs:
+        if a.required:
+            state = "required"
+        elif a.has_default:
+            state = f"default {a.default!r}"
+        else:
+            state = "optional, unset by default"
+        lines.append(f"{a.name}: attribute of type {a.type}, {state}.")
+    lines.append("debugContext: name given to the node (default '').")
+    outs = "nothing" if spec.max_outputs == 0 else (
+        "the output tensor id" if spec.max_outputs == 1 else "the list of output tensor ids")
+    lines += ["", f"Returns {outs}."]
+    return "\n".join(lines)
 
 
 def unavailable_method(domain, op_type, version):
@@ -290,6 +323,8 @@ def unavailable_method(domain, op_type, version):
         raise popart_core.popart_exception(f"Op {op_type} is not available in {domain} opset {self.version}")
 
     method.__name__ = method_name(domain, op_type)
+    method.__doc__ = (f"{op_type} is deprecated in {domain} opset {version}: calling this method raises "
+                      f"a popart_exception saying so. Use an earlier opset or the op that replaces it.")
     return method
 
 

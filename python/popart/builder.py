@@ -54,16 +54,24 @@ class DebugContext:
         return self.name
 
 
-def _core_enum(name, members):
+def _core_enum(name, members, doc):
     existing = getattr(popart_core, name, None)
-    return existing if existing is not None else enum.IntEnum(name, members)
+    if existing is not None:
+        return existing
+    e = enum.IntEnum(name, members)
+    e.__doc__ = doc
+    return e
 
 
-ScatterReduction = _core_enum("ScatterReduction", [("Sum", 0), ("Max", 1), ("Min", 2), ("Mul", 3), ("NoReduction", 4)])
+ScatterReduction = _core_enum(
+    "ScatterReduction", [("Sum", 0), ("Max", 1), ("Min", 2), ("Mul", 3), ("NoReduction", 4)],
+    "How ai.graphcore ScatterReduce combines values landing on the same index (its `reduction`).")
 CollectiveOperator = _core_enum("CollectiveOperator", [
     ("Add", 0), ("Mean", 1), ("Mul", 2), ("Min", 3), ("Max", 4), ("LogicalAnd", 5),
-    ("LogicalOr", 6), ("SquareAdd", 7), ("Local", 8)])
-InitType = _core_enum("InitType", [("NoInit", 0), ("Zero", 1)])
+    ("LogicalOr", 6), ("SquareAdd", 7), ("Local", 8)],
+    "How a replicated collective (replicatedallreduce, ...) combines the replicas' values.")
+InitType = _core_enum("InitType", [("NoInit", 0), ("Zero", 1)],
+                      "What an ai.graphcore Init node fills its tensor with: nothing (NoInit) or zeros (Zero).")
 
 
 class Opset:
@@ -117,16 +125,23 @@ class AiOnnx(Opset):
     """Base class for the ai.onnx opsets; If/Loop and Constant live here."""
 
     def constant(self, value: np.ndarray, is_value_sparse: bool = False, debugContext="") -> str:
+        """Add a Constant node holding a copy of `value` (a numpy array or anything np.asarray takes);
+        returns its output id. is_value_sparse is accepted for PopART's signature and ignored."""
         value = np.asarray(value)
         return self._builder._impl.addOp("", "Constant", self.version, [], 1, {"value": value},
                                          str(debugContext or ""))[0]
 
     def logical_if(self, args: List[str], num_outputs: int, else_branch: "Builder",
                    then_branch: "Builder", name="") -> List[str]:
+        """Add an If node: args = [condition]; then_branch and else_branch are sub-graph builders
+        (createSubgraphBuilder) with num_outputs outputs each. Returns the output ids."""
         return _graph_op(self, "If", args, num_outputs,
                          {"else_branch": else_branch, "then_branch": then_branch}, name)
 
     def loop(self, args: List[str], num_outputs: int, body: "Builder", debugContext="") -> List[str]:
+        """Add a Loop node: args = [max trip count, condition, loop-carried values...]; `body` is a
+        sub-graph builder taking (iteration, condition, carried...) and returning (condition,
+        carried..., scan outputs...). Returns the num_outputs output ids."""
         return _graph_op(self, "Loop", args, num_outputs, {"body": body}, debugContext)
 
 
@@ -146,6 +161,9 @@ class AiOnnx8(AiOnnx7):
 
     def scan(self, args: List[str], num_outputs: int, body: "Builder", num_scan_inputs: int,
              directions: Iterable[int] = (), debugContext="") -> List[str]:
+        """Add a Scan node (opset 8 form, with a leading sequence-lengths input): the last
+        num_scan_inputs of args are scanned along axis 1 by the sub-graph `body`; directions (default
+        all forward) gives 1 for reversed inputs. Returns the num_outputs output ids."""
         return _graph_op(self, "Scan", args, num_outputs,
                          {"body": body, "num_scan_inputs": int(num_scan_inputs),
                           "directions": list(directions) or None}, debugContext)
@@ -158,6 +176,9 @@ class AiOnnx9(AiOnnx8):
              scan_input_axes: Iterable[int] = (), scan_input_directions: Iterable[int] = (),
              scan_output_axes: Iterable[int] = (), scan_output_directions: Iterable[int] = (),
              debugContext="") -> List[str]:
+        """Add a Scan node (opset 9 form): the last num_scan_inputs of args are scanned by the
+        sub-graph `body`; the axes and directions lists (default: axis 0, forward) choose how each
+        scan input and output is walked. Returns the num_outputs output ids."""
         lists = {"scan_input_axes": scan_input_axes, "scan_input_directions": scan_input_directions,
                  "scan_output_axes": scan_output_axes, "scan_output_directions": scan_output_directions}
         attrs = {k: list(v) or None for k, v in lists.items()}
@@ -210,19 +231,29 @@ class AiGraphcore(Opset):
         super().__init__(builder, version)
 
     def call(self, args: List[str], num_outputs: int, callee: "Builder", debugName="") -> List[str]:
+        """Add a Call node running the sub-graph builder `callee` on args; returns its num_outputs
+        output ids. The sub-graph is differentiable like any op."""
         return _graph_op(self, "Call", args, num_outputs, {"callee": callee}, debugName)
 
     def packedDataBlock(self, args, maxSequenceLengths, resultSize, callbackBatchSize, callback,
                         debugContext="") -> str:
+        """Add a PackedDataBlock node: args hold (data, offsets, lengths) per packed input plus
+        (resultOffsets, resultLengths); the sub-graph `callback` runs on callbackBatchSize unpacked
+        sequences at a time (padded to maxSequenceLengths) and the results are packed into a
+        [resultSize, ...] output. Returns the output id."""
         attrs = {"maxSequenceLengths": list(maxSequenceLengths), "resultSize": int(resultSize),
                  "callbackBatchSize": int(callbackBatchSize), "callback": callback}
         return _graph_op(self, "PackedDataBlock", args, None, attrs, debugContext)
 
     def reshape(self, args: Union[str, List[str]], shape: Iterable[int], debugContext="") -> str:
+        """Add an ai.graphcore Reshape node giving args[0] the constant `shape` (an attribute, not an
+        input); returns the output id."""
         spec = _ops.spec_at(self.domain, "Reshape", self.version)
         return _ops.add_op(self, spec, args, None, {"shape": [int(d) for d in shape]}, str(debugContext))
 
     def init(self, shape, data_type, init_type, batch_axis=-1, debugContext="") -> str:
+        """Add an Init node: a tensor of `shape` and `data_type` (a DataType) filled per `init_type`
+        (InitType.Zero or NoInit); batch_axis (default -1) marks a batch dimension. Returns its id."""
         if isinstance(batch_axis, (str, DebugContext)):  # the overload without batch_axis
             batch_axis, debugContext = -1, batch_axis
         spec = _ops.spec_at(self.domain, "Init", self.version)
@@ -233,6 +264,8 @@ class AiGraphcore(Opset):
     def printtensor(self, args, print_gradient=1, debugContext="", title="", summariseThreshold=1000,
                     edgeItems=3, maxLineWidth=75, digits=8, floatFormat=0, separator=" ",
                     openBracket="[", closeBracket="]") -> str:
+        """Add a PrintTensor node: returns args[0] unchanged and prints its value (and, with
+        print_gradient=1, its gradient) at every run, formatted by the remaining arguments."""
         spec = _ops.spec_at(self.domain, "PrintTensor", self.version)
         attrs = dict(print_gradient=int(print_gradient), title=title, summariseThreshold=summariseThreshold,
                      edgeItems=edgeItems, maxLineWidth=maxLineWidth, digits=digits,
@@ -250,15 +283,23 @@ class AiGraphcore(Opset):
         return _ops.add_op(self, spec, args, None, attrs, str(debugContext))
 
     def replicatedallreduce(self, args, collectiveOperator=None, commGroup=None, debugContext="") -> str:
+        """Add a ReplicatedAllReduce node: reduces args[0] over the replicas of commGroup (default all)
+        with collectiveOperator (default Add); returns the output id."""
         return self._collective("ReplicatedAllReduce", args, collectiveOperator, commGroup, debugContext)
 
     def replicatedreducescatter(self, args, collectiveOperator=None, commGroup=None, debugContext="") -> str:
+        """Add a ReplicatedReduceScatter node: reduces args[0] over the replicas of commGroup (default
+        all) and gives each replica its slice of the flattened result; returns the output id."""
         return self._collective("ReplicatedReduceScatter", args, collectiveOperator, commGroup, debugContext)
 
     def multiconv(self, args, dilations=(), inDilations=(), pads=(), outPads=(), strides=(),
                   availableMemoryProportions=(), partialsTypes=(), planType=None,
                   perConvReservedTiles=None, cycleBackOff=None, enableConvDithering=(),
                   debugContext="") -> List[str]:
+        """Add a MultiConv node: several independent convolutions in one op. args is a list of
+        [data, weights(, bias)]; dilations, inDilations, pads, outPads and strides are lists with
+        one entry per convolution (empty: the defaults). The IPU planning arguments are stored.
+        Returns one output id per convolution."""
         inputs = []
         for conv in args:
             if len(conv) not in (2, 3):
@@ -287,14 +328,28 @@ class AiGraphcoreOpset1(AiGraphcore):
 
 
 class Builder:
-    """A wrapper around the C++ Builder (bound as popart_core._BuilderCore).
+    """Builds an ONNX model op by op, or continues an existing one.
 
-    Methods not defined here (addInputTensor, addOutputTensor, virtualGraph, ...)
-    are those of the core."""
+    Builder() starts an empty model at ai.onnx opset 11 (PopART's default);
+    Builder(opsets={"ai.onnx": 20}) chooses another opset (6 to 21);
+    Builder(modelProtoOrFilename) loads a model (bytes or file name) and
+    continues it at the opsets it imports, so a loss can be added to a model
+    exported today.
+
+    Ops are added through the opset objects: builder.aiOnnx (the chosen
+    opset), builder.aiOnnxOpset6 ... aiOnnxOpset21, builder.aiGraphcore and
+    builder.aiOnnxMl; each op method takes the input ids, then the op's
+    attributes with their defaults (help(builder.aiOnnx.conv) lists them).
+    Inputs, weights, outputs, annotations and queries (addInputTensor,
+    addInitializedInputTensor, addOutputTensor, virtualGraph, nameScope,
+    getModelProto, ...) are methods of popart_core._BuilderCore, which this
+    class forwards to."""
 
     def __init__(self, modelProtoOrFilename: Union[str, bytes, None] = None,
                  opsets: Optional[Dict[str, int]] = None,
                  builderCore: Optional[popart_core._BuilderCore] = None) -> None:
+        """modelProtoOrFilename: a model to continue (default: a new one); opsets: dict of domain to
+        version overriding the defaults or the model's; builderCore: wrap an existing core builder."""
         if builderCore is not None:
             self._impl = builderCore
         elif modelProtoOrFilename is not None:
@@ -373,6 +428,7 @@ class Builder:
         return _typeOutputs(proto)
 
     def saveModelProto(self, filename: str) -> None:
+        """Write the model (as getModelProto returns it) to `filename`, atomically."""
         _write_atomically(filename, self.getModelProto())
 
     def _fillOutputTypes(self):

@@ -12,8 +12,9 @@ class OutOfMemoryException(popart_core.popart_exception):
         self._report = getattr(e, "summaryReport", str(e))
 
     def getSummaryReport(self) -> str:
+        """The memory report of the session that did not fit, as text."""
         return self._report
 
     def getProfilePath(self) -> str:
-        # There is no Poplar profile on the CPU.
+        """The path of a Poplar profile: always "" here, as the CPU writes none."""
         return ""

@@ -37,14 +37,17 @@ class _SessionMixin:
 
     @property
     def dataFlow(self):
+        """The DataFlow (batches per step and anchors) the session was created with."""
         return self._dataFlow
 
     @property
     def replicationFactor(self) -> int:
+        """The number of replicas over all processes (1 without replication)."""
         return self._options.getGlobalReplicationFactor()
 
     @property
     def accumulationFactor(self) -> int:
+        """Micro-batches per weight update (1 without gradient accumulation)."""
         return self._options.getAccumulationFactor()
 
     def initAnchorArrays(self) -> Dict[str, np.ndarray]:
@@ -56,10 +59,20 @@ class _SessionMixin:
 
 
 class InferenceSession(_SessionMixin, popart_core._InferenceSessionCore):
-    """Compiles an ONNX model (bytes or path) for inference on a device."""
+    """Runs an ONNX model for inference on a device.
+
+    Arguments: fnModel (ModelProto bytes or a file name), dataFlow (a DataFlow:
+    batches per step and anchors), deviceInfo (from DeviceManager), then
+    optionally inputShapeInfo (InputShapeInfo for inputs the model leaves
+    unshaped), patterns (Patterns, default level Default), userOptions
+    (SessionOptions, copied) and name (default "inference").
+
+    Call prepareDevice() once, then run(PyStepIO(inputs, anchors)) as often as
+    needed; initAnchorArrays() makes the anchor arrays."""
 
     def __init__(self, fnModel, dataFlow, deviceInfo, inputShapeInfo=None,
                  patterns=None, userOptions=None, name: str = "inference"):
+        """Creates the session (see the class docstring for the arguments); it runs after prepareDevice()."""
         userOptions = userOptions if userOptions is not None else popart_core.SessionOptions()
         inputShapeInfo = inputShapeInfo if inputShapeInfo is not None else popart_core.InputShapeInfo()
         patterns = patterns if patterns is not None else popart_core.Patterns()
@@ -79,12 +92,20 @@ class InferenceSession(_SessionMixin, popart_core._InferenceSessionCore):
 
 
 class TrainingSession(_SessionMixin, popart_core._TrainingSessionCore):
-    """Compiles an ONNX model for training: every run() does forward,
-    backward and optimizer steps for batchesPerStep x accumulationFactor
-    micro-batches."""
+    """Trains an ONNX model: every run() does the forward pass, the backward
+    pass and the optimizer's weight updates for batchesPerStep x
+    accumulationFactor micro-batches.
+
+    Arguments: fnModel (ModelProto bytes or a file name), dataFlow (DataFlow),
+    loss (id of the scalar loss tensor, e.g. from builder.aiGraphcore.nllloss),
+    optimizer (SGD, ConstSGD, Adam or Adaptive), deviceInfo, then optionally
+    inputShapeInfo, patterns, userOptions (SessionOptions, copied) and name
+    (default "training"). Gradients can be anchored as
+    popart.reservedGradientPrefix() + tensor id."""
 
     def __init__(self, fnModel, dataFlow, loss, optimizer, deviceInfo, inputShapeInfo=None,
                  patterns=None, userOptions=None, name: str = "training"):
+        """Creates the session (see the class docstring for the arguments); it runs after prepareDevice()."""
         userOptions = userOptions if userOptions is not None else popart_core.SessionOptions()
         inputShapeInfo = inputShapeInfo if inputShapeInfo is not None else popart_core.InputShapeInfo()
         patterns = patterns if patterns is not None else popart_core.Patterns()

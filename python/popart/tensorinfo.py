@@ -69,4 +69,5 @@ class TensorInfo(popart_core._TensorInfoCore):
             raise TypeError("TensorInfo expects (dtype, shape) or (numpy.ndarray)")
 
     def numpy_data_type(self):
+        """The numpy dtype matching the element type (ml_dtypes types for BFLOAT16 and the 8/4/2-bit types)."""
         return numpy_type_of(self.data_type())

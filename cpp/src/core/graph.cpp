@@ -1,4 +1,6 @@
 #include "popart/graph.hpp"
+#include "core/op_context.hpp"
+#include "core/registrant.hpp"
 #include "popart/error.hpp"
 #include "popart/ir.hpp"
 #include "popart/opmanager.hpp"
@@ -114,16 +116,38 @@ Op *Graph::moveIntoGraph(std::unique_ptr<Op> op) {
   return raw;
 }
 
+std::string opContextOf(const Op &op) {
+  std::string ins;
+  for (const auto &[i, t] : op.input->tensorMap())
+    ins += (ins.empty() ? "" : ", ") + t->id + ":" + t->info.toString();
+  return op.debugName() + ", inputs [" + ins + "]";
+}
+
+void withOpContext(const std::string &opContext, const char *what, const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const internal_error &) {
+    throw;
+  } catch (...) {
+    std::string message;
+    try {
+      throw;
+    } catch (const error &e) {
+      message = e.what();
+    } catch (...) {
+      message = "user code threw " + describeForeignException();  // rethrows std::bad_alloc
+    }
+    throw error("while {} {}: {}", what, opContext, message);
+  }
+}
+
 void withOpContext(const Op &op, const char *what, const std::function<void()> &f) {
   try {
     f();
   } catch (const internal_error &) {
     throw;
-  } catch (const error &e) {
-    std::string ins;
-    for (const auto &[i, t] : op.input->tensorMap())
-      ins += (ins.empty() ? "" : ", ") + t->id + ":" + t->info.toString();
-    throw error("while {} {}, inputs [{}]: {}", what, op.debugName(), ins, e.what());
+  } catch (...) {
+    withOpContext(opContextOf(op), what, [] { throw; });
   }
 }
 

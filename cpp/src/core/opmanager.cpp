@@ -101,7 +101,15 @@ std::unique_ptr<Op> create(const Entry &e, const Op::Settings &settings, const A
   if (conflict != registry().conflicts.end()) throw error("{}", conflict->second);
   checkAttributes(e, attrs);
   OpCreatorInfo info(e.id, settings, attrs);
-  std::unique_ptr<Op> op = e.factory(info);
+  std::unique_ptr<Op> op;
+  try {
+    op = e.factory(info);
+  } catch (const error &) {
+    throw;
+  } catch (...) {  // a custom op's factory or constructor
+    throw error("while creating op '{}' ({}): user code threw {}", settings.name, toString(e.id),
+                describeForeignException());
+  }
   if (!op) throw error("factory of {} returned no op", toString(e.id));
   for (const auto &[name, value] : attrs.values())
     if (!op->attributes().hasAttribute(name)) op->attributes().setAttribute(name, value);
@@ -112,6 +120,7 @@ std::unique_ptr<Op> create(const Entry &e, const Op::Settings &settings, const A
 
 void OpManager::registerOp(const OperatorIdentifier &id, const OpDefinition &def, bool isPublic,
                            OpFactoryFunc factory, const std::type_info *opClass) {
+  if (opClass) keepResident(opClass);  // a custom-op library stays loaded once it registered
   auto &r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto &list = r.entries[{id.domain, id.type}];

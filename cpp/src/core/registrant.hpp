@@ -17,5 +17,15 @@ std::string sharedObjectOf(const void *address);
 /// one library, so it identifies a function across copies.
 std::uintptr_t offsetInObject(const void *address);
 std::string demangle(const char *mangledName);
+/// Keeps the shared object holding `address` mapped for the rest of the process
+/// (RTLD_NODELETE), so that a registry entry pointing into a custom-op library
+/// stays valid after the library is dlclose'd. Never loads anything; a no-op
+/// for libpopart itself and for addresses outside any shared object.
+void keepResident(const void *address);
+/// Called inside a catch block handling an exception that is not a
+/// popart::error (thrown by user code: a custom op, a callback): its type and
+/// message, e.g. "std::out_of_range: bad index" or "an exception of type int
+/// (not a std::exception)". Rethrows std::bad_alloc, which has its own class.
+std::string describeForeignException();
 
 } // namespace popart

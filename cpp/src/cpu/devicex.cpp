@@ -1,5 +1,6 @@
 // Building and running the CPU programs of a prepared IR.
 #include "devicex.hpp"
+#include "core/registrant.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/random_bits.hpp"
 #include "memory_plan.hpp"
@@ -200,7 +201,8 @@ void Devicex::planGraph(const Graph &g) {
 Sequence Devicex::growOps(const std::vector<Op *> &ops) {
   Sequence prog;
   for (Op *op : ops) {
-    auto opx = OpxManager::createOpx(op, this);
+    std::unique_ptr<Opx> opx;
+    withOpContext(*op, "creating the kernel (Opx) of", [&] { opx = OpxManager::createOpx(op, this); });
     Sequence steps;
     withOpContext(*op, "lowering", [&] { opx->grow(steps); });
     for (const auto &[i, t] : outCopies_[op]) {
@@ -219,6 +221,8 @@ Sequence Devicex::growOps(const std::vector<Op *> &ops) {
         throw;
       } catch (const error &e) {
         throw runtime_error("while running {}: {}", op->debugName(), e.what());
+      } catch (...) {  // a custom op's kernel (rethrows std::bad_alloc)
+        throw runtime_error("while running {}: user code threw {}", op->debugName(), describeForeignException());
       }
       auto &s = stats_[statIndex];
       s.time += std::chrono::steady_clock::now() - t0;

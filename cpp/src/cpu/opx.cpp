@@ -6,6 +6,7 @@
 #include "popart/logging.hpp"
 #include "popart/tensor.hpp"
 #include <map>
+#include <exception>
 #include <mutex>
 #include <omp.h>
 
@@ -68,11 +69,20 @@ void Opx::parallelFor(int64_t n, const std::function<void(int64_t, int64_t)> &f,
     return;
   }
   int64_t chunks = std::min<int64_t>(threads, (n + grain - 1) / grain);
+  // An exception leaving an OpenMP region terminates the process: keep the
+  // first one and rethrow it once the region has ended.
+  std::exception_ptr failure;
+  std::once_flag first;
 #pragma omp parallel for num_threads(static_cast<int>(chunks))
   for (int64_t c = 0; c < chunks; ++c) {
     int64_t b = n * c / chunks, e = n * (c + 1) / chunks;
-    f(b, e);
+    try {
+      f(b, e);
+    } catch (...) {
+      std::call_once(first, [&] { failure = std::current_exception(); });
+    }
   }
+  if (failure) std::rethrow_exception(failure);
 }
 
 void verifyOpFailed(Op *op) {
@@ -81,6 +91,7 @@ void verifyOpFailed(Op *op) {
 
 void OpxManager::registerOpx(const OperatorIdentifier &id, OpxFactoryFunc factory, const char *tag,
                              const void *origin) {
+  keepResident(origin);  // a custom-op library stays loaded once it registered
   std::lock_guard<std::mutex> lock(registryMutex());
   auto key = std::make_pair(id.domain, id.type);
   auto &r = opxRegistry();

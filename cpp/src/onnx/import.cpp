@@ -213,6 +213,7 @@ Attributes::Value GraphImporter::convertAttribute(const onnxpb::Attribute &a, co
     return Attributes::Tensor{info, tensorBytes(a.t, info)};
   }
   case T::Graph: {
+    if (!a.g) throw error("attribute '{}' has type GRAPH but holds no graph", a.name);
     GraphId id = ir_.createIntermediateTensorId(nodeName + "/" + a.name);
     ir_.createGraph(id);
     pending_.push_back({a.name, a.g.get(), id});

@@ -80,15 +80,25 @@ std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info) {
   if (dataTypeBits(type) == 0)
     throw error("tensor '{}' has type {}, which has no numeric storage and is not supported", t.name,
                 toString(type));
+  // A typed field holds the values of its own types only: float_data read as INT64 bits would give
+  // arbitrary values (a NaN pair became a 2^62 Loop trip count).
+  auto onlyFor = [&](const char *field, bool ok, const char *types) {
+    if (!ok) throw error("tensor '{}' of type {} keeps its values in {}, which holds {} values only", t.name,
+                         toString(type), field, types);
+  };
   if (t.hasRawData) {
     out.assign(t.rawData.begin(), t.rawData.end());
   } else if (!t.floatData.empty()) {
+    onlyFor("float_data", type == DataType::FLOAT, "FLOAT");
     castInto<float>(out, t.floatData);
   } else if (!t.doubleData.empty()) {
+    onlyFor("double_data", type == DataType::DOUBLE, "DOUBLE");
     castInto<double>(out, t.doubleData);
   } else if (!t.int64Data.empty()) {
+    onlyFor("int64_data", type == DataType::INT64, "INT64");
     castInto<int64_t>(out, t.int64Data);
   } else if (!t.uint64Data.empty()) {
+    onlyFor("uint64_data", type == DataType::UINT32 || type == DataType::UINT64, "UINT32 and UINT64");
     if (type == DataType::UINT32) castInto<uint32_t>(out, t.uint64Data);
     else castInto<uint64_t>(out, t.uint64Data);
   } else if (!t.int32Data.empty()) {

@@ -77,6 +77,12 @@ WindowGeometry windowGeometry(const WindowAttributes &a, const Shape &inSpatial,
   for (size_t i = 0; i < r; ++i) {
     if (g.strides[i] < 1 || g.dilations[i] < 1 || g.kernel[i] < 1 || g.padsBegin[i] < 0 || g.padsEnd[i] < 0)
       throw error("invalid window: kernel {}, strides {}, dilations {}, pads {}", kernel, g.strides, g.dilations, pads);
+    // Bounded so that no window arithmetic overflows 64 bits (dilated kernels, padded extents).
+    constexpr int64_t limit = int64_t(1) << 31;
+    if (g.strides[i] > limit || g.dilations[i] > limit || g.kernel[i] > limit || g.padsBegin[i] > limit ||
+        g.padsEnd[i] > limit || g.in[i] > (int64_t(1) << 60))
+      throw error("window too large: kernel {}, strides {}, dilations {}, pads {} (each value at most 2^31)",
+                  kernel, g.strides, g.dilations, pads);
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
       windowSamePads(g, i, autoPad == "SAME_UPPER");
       continue;

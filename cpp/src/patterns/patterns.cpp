@@ -1,9 +1,12 @@
 // Pattern registry and the Patterns selection object.
 #include "popart/patterns.hpp"
+#include "core/op_context.hpp"
+#include "core/registrant.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/logging.hpp"
 #include <algorithm>
+#include <typeinfo>
 
 namespace popart {
 namespace {
@@ -36,6 +39,7 @@ bool inLevel(const PatternEntry &e, PatternsLevel level) {
 void Patterns::registerPattern(const std::string &name, std::vector<PatternsLevel> levels, bool mandatory,
                                std::shared_ptr<Pattern> pattern) {
   if (findPattern(name)) return;
+  if (pattern) keepResident(&typeid(*pattern));  // a library that registered stays loaded
   patternRegistry().push_back({name, std::move(levels), mandatory, std::move(pattern)});
 }
 
@@ -118,7 +122,9 @@ bool Patterns::applyAll(Graph &graph) const {
         auto &ex = op->settings.excludePatterns;
         if (std::find(ex.begin(), ex.end(), e.name) != ex.end() || !e.pattern->matches(op)) continue;
         bool applied = false;
-        withOpContext(*op, ("applying pattern " + e.name + " to").c_str(), [&] { applied = e.pattern->apply(op); });
+        // apply() may erase op before it throws: the error's context is taken first
+        withOpContext(opContextOf(*op), ("applying pattern " + e.name + " to").c_str(),
+                      [&] { applied = e.pattern->apply(op); });
         if (applied) {
           logging::pattern::trace("applied {}", e.name);
           changed = any = true;

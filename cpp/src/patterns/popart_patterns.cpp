@@ -15,7 +15,7 @@
 namespace popart {
 namespace {
 
-bool isOnnx(const Op *op, const char *type) { return op->opid.domain == Domain::ai_onnx && op->opid.type == type; }
+bool isOnnxOp(const Op *op, const char *type) { return op->opid.domain == Domain::ai_onnx && op->opid.type == type; }
 
 bool isInternal(const Tensor *t) { return !t->isGraphOutput() && !t->getIr().getDataFlow().isAnchored(t->id); }
 
@@ -64,8 +64,8 @@ class OpToIdentity final : public Pattern {
 public:
   bool matches(Op *op) const override {
     if (!op->hasOutput(0)) return false;
-    if (isOnnx(op, "Pad")) return op->hasInput(0) && allZero(padsOf(op));
-    return (isOnnx(op, "Concat") || isOnnx(op, "Sum")) && op->input->n() == 1;
+    if (isOnnxOp(op, "Pad")) return op->hasInput(0) && allZero(padsOf(op));
+    return (isOnnxOp(op, "Concat") || isOnnxOp(op, "Sum")) && op->input->n() == 1;
   }
   bool apply(Op *op) const override {
     replaceOp(op, onnxOp("Identity", {1}), {{0, op->inId(0)}});
@@ -76,7 +76,7 @@ public:
 /// SumToAdd: a Sum of exactly two inputs becomes an Add.
 class SumToAdd final : public Pattern {
 public:
-  bool matches(Op *op) const override { return isOnnx(op, "Sum") && op->input->n() == 2 && op->hasInput(1); }
+  bool matches(Op *op) const override { return isOnnxOp(op, "Sum") && op->input->n() == 2 && op->hasInput(1); }
   bool apply(Op *op) const override {
     replaceOp(op, onnxOp("Add", {7}), {{0, op->inId(0)}, {1, op->inId(1)}});
     return true;
@@ -88,7 +88,7 @@ public:
 class PreUniRepl final : public Pattern {
 public:
   bool matches(Op *op) const override {
-    return isOnnx(op, "Sum") && op->input->n() == 1 && op->hasOutput(0) && isInternal(op->outTensor(0)) &&
+    return isOnnxOp(op, "Sum") && op->input->n() == 1 && op->hasOutput(0) && isInternal(op->outTensor(0)) &&
            op->inTensor(0)->consumers.getTotal() == 1;
   }
   bool apply(Op *op) const override {
@@ -141,11 +141,13 @@ bool onlyMovesUnitAxes(const std::vector<int64_t> &perm, const Shape &in) {
 }
 
 /// TransposeToIdentityOrReshapePattern: a Transpose with the identity permutation becomes
-/// Identity; one that only moves size-1 axes becomes a Reshape.
+/// Identity; one that only moves size-1 axes becomes a Reshape. Empty tensors are left alone: a Reshape
+/// (opset 5) reads a 0 in its shape as "copy the input's dimension".
 class TransposeToIdentityOrReshape final : public Pattern {
 public:
   bool matches(Op *op) const override {
-    return isOnnx(op, "Transpose") && op->hasOutput(0) && onlyMovesUnitAxes(permOf(op), op->inInfo(0).shape());
+    return isOnnxOp(op, "Transpose") && op->hasOutput(0) && op->inInfo(0).nelms() > 0 &&
+           onlyMovesUnitAxes(permOf(op), op->inInfo(0).shape());
   }
   bool apply(Op *op) const override {
     auto perm = permOf(op);
@@ -165,10 +167,10 @@ public:
 class ExpandCast final : public Pattern {
 public:
   bool matches(Op *op) const override {
-    if (!isOnnx(op, "Cast") || !op->hasInput(0)) return false;
+    if (!isOnnxOp(op, "Cast") || !op->hasInput(0)) return false;
     const Tensor *mid = op->inTensor(0);
     const Op *ex = mid->hasProducer() ? mid->getProducer() : nullptr;
-    return ex && isOnnx(ex, "Expand") && isInternal(mid) && mid->consumers.getTotal() == 1 &&
+    return ex && isOnnxOp(ex, "Expand") && isInternal(mid) && mid->consumers.getTotal() == 1 &&
            ex->inInfo(0).nelms() < ex->outInfo(0).nelms();
   }
   bool apply(Op *cast) const override {
@@ -192,7 +194,7 @@ public:
 /// UpsampleToResize: Upsample (opset 7: scales attribute; opset 9: scales input) becomes Resize-10.
 class UpsampleToResize final : public Pattern {
 public:
-  bool matches(Op *op) const override { return isOnnx(op, "Upsample") && op->hasOutput(0); }
+  bool matches(Op *op) const override { return isOnnxOp(op, "Upsample") && op->hasOutput(0); }
   bool apply(Op *op) const override {
     Graph &g = op->getGraph();
     Attributes attrs;

@@ -32,6 +32,8 @@ class Built:
         self.moments = self.dir / "multi_output" / "libmoments.so"
         self.scale_shift = self.dir / "inplace" / "libscale_shift.so"
         self.collide_relu = self.dir / "libcollide_relu.so"
+        self.unload_op = self.dir / "libunload_op.so"
+        self.throwing_op = self.dir / "libthrowing_op.so"
         self.cpp_example = self.dir / "cpp" / "popart_example"
         self.popart_target = self.dir / "popart_target"
 

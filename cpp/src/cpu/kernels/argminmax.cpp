@@ -1,6 +1,7 @@
 // ArgMax/ArgMin: one scan per lane along the axis (inner axis), or row-wise sweeps of
 // strips of lanes (outer axes); strict comparison keeps the first extreme, non-strict
-// (select_last_index) the last; the first NaN counts as the extreme (as numpy).
+// (select_last_index) the last; NaN counts as the extreme (as numpy): the first NaN, or the last one
+// with select_last_index.
 // Hardmax: the same first-max scan per lane, then a one-hot row.
 #include "axis_lanes.hpp"
 #include "dispatch.hpp"
@@ -15,10 +16,15 @@ template <class T> int64_t extremeIndex(const T *x, int64_t n, int64_t s, bool i
   using C = compute_t<T>;
   int64_t best = 0;
   C bv = C(x[0]);
-  if (bv != bv) return best;
+  if (bv != bv && !last) return best;
   for (int64_t j = 1; j < n; ++j) {
     C v = C(x[j * s]);
-    if (v != v) return j;  // NaN wins and ends the scan
+    if (v != v) {  // NaN wins: the first one ends the scan, or the last one with select_last_index
+      if (!last) return j;
+      best = j, bv = v;
+      continue;
+    }
+    if (bv != bv) continue;
     bool better = isMax ? (last ? v >= bv : v > bv) : (last ? v <= bv : v < bv);
     if (better) best = j, bv = v;
   }
@@ -27,9 +33,10 @@ template <class T> int64_t extremeIndex(const T *x, int64_t n, int64_t s, bool i
 
 constexpr int64_t kArgStrip = 256;
 
-/// Whether v replaces the current extreme b (NaN wins; a NaN extreme stays).
+/// Whether v replaces the current extreme b (NaN wins; a NaN extreme stays, except to a later NaN with
+/// select_last_index, as numpy's argmax of the reversed lane).
 template <bool IsMax, bool Last, class C> inline bool replaces(C v, C b) {
-  if (b != b) return false;
+  if (b != b) return Last && v != v;
   if (v != v) return true;
   if constexpr (IsMax) return Last ? v >= b : v > b;
   else return Last ? v <= b : v < b;

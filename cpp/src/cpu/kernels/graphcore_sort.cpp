@@ -1,7 +1,8 @@
 // Sort / ReduceMedian: the input splits into lanes (one per kept position) of
 // reduced elements, both given by element offsets computed at grow(); each lane
 // copies (value, index) pairs into a scratch buffer made at grow() and sorts
-// (Sort) or nth_element's (median), lanes in parallel. Ties order by index. The
+// (Sort) or nth_element's (median), lanes in parallel. Ties order by index; NaN ranks
+// above every number, and a lane holding NaN has the median NaN (numpy). The
 // gradients write dy to the indexed positions of a zeroed dx. Bucketize: binary
 // search per element; Histogram: binary search into the levels, counted per input
 // slice in parallel.
@@ -47,12 +48,22 @@ template <class T> void sortLanes(const SortLanes &L, std::vector<Ranked<T>> &sc
     for (int64_t k = b; k < e; ++k) {
       Ranked<T> *p = scratch.data() + k * n;
       for (int64_t r = 0; r < n; ++r) p[r] = {compute_t<T>(x[L.keep[k] + L.red[r]]), static_cast<int32_t>(r)};
+      // A strict weak order even with NaN (std::sort needs one): NaN ranks above every number, as in
+      // np.sort and torch.sort; ties by index.
       auto less = [descending](const Ranked<T> &a, const Ranked<T> &b) {
-        if (a.v != b.v) return descending ? a.v > b.v : a.v < b.v;
+        const bool na = a.v != a.v, nb = b.v != b.v;
+        if (na != nb) return descending ? na : nb;
+        if (!na && a.v != b.v) return descending ? a.v > b.v : a.v < b.v;
         return a.i < b.i;
       };
       if (median) {
         const int64_t m = (n - 1) / 2;
+        const Ranked<T> *nan = std::find_if(p, p + n, [](const Ranked<T> &r) { return r.v != r.v; });
+        if (nan != p + n) {  // the median of a lane holding NaN is NaN (numpy, torch): the first one
+          y[k] = static_cast<T>(nan->v);
+          idx[k] = nan->i;
+          continue;
+        }
         std::nth_element(p, p + m, p + n, less);
         y[k] = static_cast<T>(p[m].v);
         idx[k] = p[m].i;

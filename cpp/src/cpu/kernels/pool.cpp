@@ -5,15 +5,18 @@
 // Y = max (or sum / count) of x[o * s - padBegin + t * d] over taps t; GlobalAverage/MaxPool: over all of x[n, c].
 // Gradients (inputs dY, X): oneDNN pooling backward; max pooling first reruns a training-mode forward into a
 // per-thread workspace (the argmax record); the loops route dY to the window's first maximum, spread dY / count
-// or give LpPool taps dy sign(x) (|x| / y)^(p-1).
+// or give LpPool taps dy sign(x) (|x| / y)^(p-1). Max keeps NaN as numpy's max does (the first NaN is the argmax);
+// oneDNN drops it, so its output is recomputed by the loop when the input holds a NaN.
 #include "dispatch.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/popx/opx.hpp"
 #include "window_util.hpp"
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <string>
 #ifdef POPART_WITH_DNNL
@@ -68,24 +71,29 @@ template <class T> struct PoolLoop {
   const PoolShape &ps;
   Window3 w;
 
-  /// The output element at output position o of one plane x: y, and the argmax for MaxPool.
+  /// The output element at output position o of one plane x: y, and the argmax for MaxPool. Only the taps
+  /// inside the input are visited; `count` is the number of taps averaged (those in the explicit padding too
+  /// with count_include_pad, not the extension ceil_mode adds).
   void element(const T *x, const int64_t o[3], T &y, int64_t *index, int64_t *counted = nullptr) const {
     Acc best = std::numeric_limits<Acc>::lowest(), sum = 0;
-    int64_t count = 0, arg = 0;
+    int64_t arg = 0, lo[3], hi[3], count = 1;
+    bool first = true;
+    for (int i = 0; i < 3; ++i) {
+      w.taps(i, o[i], 0, w.in[i], lo[i], hi[i]);
+      int64_t f = lo[i], l = hi[i];
+      if (ps.countPad) w.taps(i, o[i], -w.pb[i], w.in[i] + w.pe[i], f, l);
+      count *= l - f;
+    }
     int64_t p[3];
-    for (int64_t a = 0; a < w.k[0]; ++a)
-      for (int64_t b = 0; b < w.k[1]; ++b)
-        for (int64_t c = 0; c < w.k[2]; ++c) {
+    for (int64_t a = lo[0]; a < hi[0]; ++a)
+      for (int64_t b = lo[1]; b < hi[1]; ++b)
+        for (int64_t c = lo[2]; c < hi[2]; ++c) {
           p[0] = w.pos(0, o[0], a), p[1] = w.pos(1, o[1], b), p[2] = w.pos(2, o[2], c);
-          bool in = w.inside(0, p[0]) && w.inside(1, p[1]) && w.inside(2, p[2]);
-          if (!in) {
-            count += ps.countPad && inPadding(p);
-            continue;
-          }
           Acc v = x[(p[0] * w.in[1] + p[1]) * w.in[2] + p[2]];
-          ++count;
           sum += ps.kind == PoolKind::Lp ? poolLpPow(v, ps.p) : v;
-          if (v > best) best = v, arg = poolPlaneIndex(w, p, ps.columnMajor);
+          // numpy's max and argmax: the first NaN, else the first maximum.
+          if (first || v > best || (v != v && best == best)) best = v, arg = poolPlaneIndex(w, p, ps.columnMajor);
+          first = false;
         }
     if (ps.isMax()) y = static_cast<T>(best);
     else if (ps.kind == PoolKind::Lp) y = static_cast<T>(lpRoot(sum));
@@ -103,12 +111,6 @@ template <class T> struct PoolLoop {
     if (y == Acc(0) || x == Acc(0)) return Acc(0);
     const Acc r = poolLpPow(x / y, ps.p - 1.0);
     return x < Acc(0) ? -g * r : g * r;
-  }
-  /// Inside the explicit padding (not the extension ceil_mode adds).
-  bool inPadding(const int64_t p[3]) const {
-    for (int i = 0; i < 3; ++i)
-      if (p[i] < -w.pb[i] || p[i] >= w.in[i] + w.pe[i]) return false;
-    return true;
   }
   void run(const T *x, T *y, int64_t *indices) const {
     int64_t inSize = w.inSize(), outSize = w.outSize();
@@ -141,11 +143,12 @@ template <class T> struct PoolLoop {
           }
           const bool lp = ps.kind == PoolKind::Lp;
           if (!lp) g /= static_cast<Acc>(count);
-          for (int64_t a = 0; a < w.k[0]; ++a)
-            for (int64_t bb = 0; bb < w.k[1]; ++bb)
-              for (int64_t c = 0; c < w.k[2]; ++c) {
+          int64_t lo[3], hi[3];
+          for (int i = 0; i < 3; ++i) w.taps(i, o[i], 0, w.in[i], lo[i], hi[i]);
+          for (int64_t a = lo[0]; a < hi[0]; ++a)
+            for (int64_t bb = lo[1]; bb < hi[1]; ++bb)
+              for (int64_t c = lo[2]; c < hi[2]; ++c) {
                 int64_t p0 = w.pos(0, o[0], a), p1 = w.pos(1, o[1], bb), p2 = w.pos(2, o[2], c);
-                if (!w.inside(0, p0) || !w.inside(1, p1) || !w.inside(2, p2)) continue;
                 const int64_t at = (p0 * w.in[1] + p1) * w.in[2] + p2;
                 T &d = dxp[at];
                 d = static_cast<T>(Acc(d) + (lp ? lpSlope(g, Acc(xp[at]), Acc(y)) : g));
@@ -157,7 +160,8 @@ template <class T> struct PoolLoop {
 };
 
 #ifdef POPART_WITH_DNNL
-/// oneDNN's pooling parameters for ps; `ok` is false when oneDNN would count the ceil_mode extension too.
+/// oneDNN's pooling parameters for ps; `ok` is false when oneDNN would count the ceil_mode extension too,
+/// or when the kernel is much larger than the input.
 struct PoolDnnl {
   dnnl::memory::dims k, s, dil, pl, pr;
   dnnl::algorithm algo;
@@ -166,14 +170,17 @@ struct PoolDnnl {
     const auto &g = ps.g;
     k.assign(g.kernel.begin(), g.kernel.end());
     s.assign(g.strides.begin(), g.strides.end());
-    bool stretched = false;
+    bool stretched = false, huge = false;
     for (size_t i = 0; i < g.rank(); ++i) {
       dil.push_back(g.dilations[i] - 1);
       pl.push_back(g.padsBegin[i]);
       pr.push_back(std::max(g.padsEnd[i], g.reachedPadEnd(i)));
       stretched = stretched || g.reachedPadEnd(i) > g.padsEnd[i];
+      // oneDNN visits every tap; a window mostly made of padding (a huge kernel) goes to the loop,
+      // which visits only the taps inside the input.
+      huge = huge || g.dilatedKernel(i) > 2 * g.in[i] + 1;
     }
-    ok = !(ps.countPad && stretched);
+    ok = !(ps.countPad && stretched) && !huge;
     algo = ps.isMax() ? dnnl::algorithm::pooling_max
                     : ps.countPad ? dnnl::algorithm::pooling_avg_include_padding
                                   : dnnl::algorithm::pooling_avg_exclude_padding;
@@ -183,6 +190,48 @@ struct PoolDnnl {
     return {dnnl_ctx::engine(), kind, algo, x, y, s, k, dil, pl, pr};
   }
 };
+
+/// True when x[0, n) holds a NaN (a parallel scan that stops early).
+bool anyNan(const float *x, int64_t n) {
+  std::atomic<bool> found{false};
+  popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e && !found.load(std::memory_order_relaxed); i += 4096) {
+      bool nan = false;
+      for (int64_t j = i, end = std::min(e, i + 4096); j < end; ++j) nan |= x[j] != x[j];
+      if (nan) found.store(true, std::memory_order_relaxed);
+    }
+  }, 1 << 16);
+  return found.load();
+}
+
+/// oneDNN's max pooling drops NaN, numpy's max keeps it: when the input the primitive read holds a NaN,
+/// the output is computed again by the loop, through plain copies for tensors in oneDNN layouts (rare path).
+std::function<void()> maxPoolNanFixup(const PoolShape &ps, dnnl::memory src, dnnl::memory y,
+                                      const dnnl::memory::desc &plainX, const dnnl::memory::desc &plainY) {
+  return [=]() mutable {  // mutable: reorders take their memories by non-const reference
+    const auto *xs = static_cast<const float *>(src.get_data_handle());
+    if (!anyNan(xs, static_cast<int64_t>(src.get_desc().get_size() / sizeof(float)))) return;
+    auto &stream = dnnl_ctx::stream();
+    std::vector<float> xbuf, ybuf;
+    const float *x = xs;
+    if (!(src.get_desc() == plainX)) {
+      xbuf.resize(plainX.get_size() / sizeof(float));
+      dnnl::memory px(plainX, dnnl_ctx::engine(), xbuf.data());
+      dnnl::reorder(src, px).execute(stream, src, px);
+      stream.wait();
+      x = xbuf.data();
+    }
+    const bool plainOut = y.get_desc() == plainY;
+    if (!plainOut) ybuf.resize(plainY.get_size() / sizeof(float));
+    float *out = plainOut ? static_cast<float *>(y.get_data_handle()) : ybuf.data();
+    PoolLoop<float>{ps, Window3(ps.g)}.run(x, out, nullptr);
+    if (!plainOut) {
+      dnnl::memory py(plainY, dnnl_ctx::engine(), ybuf.data());
+      dnnl::reorder(py, y).execute(stream, py, y);
+      stream.wait();
+    }
+  };
+}
 
 /// Forward pooling; FLOAT inputs come in the layout their producer left them in (tensor_layout.hpp), and the
 /// output keeps the primitive's layout when its readers accept it.
@@ -217,6 +266,7 @@ bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &p
   auto dst = step->outputAs(ymem, pd.dst_desc());
   step->add(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   step->finishOutput(dst, ymem);
+  if (ps.isMax()) step->epilogue = maxPoolNanFixup(ps, src, ymem, plainX, plainY);
   tensor_layout::publish(yt, ymem.get_desc());
   addStep(prog, step, opx);
   return true;
@@ -330,7 +380,10 @@ template <class T> void globalPool(const T *x, T *y, int64_t planes, int64_t siz
     for (int64_t p = b; p < e; ++p) {
       const T *xp = x + p * size;
       Acc r = isMax ? std::numeric_limits<Acc>::lowest() : Acc(0);
-      for (int64_t i = 0; i < size; ++i) r = isMax ? std::max(r, Acc(xp[i])) : r + Acc(xp[i]);
+      for (int64_t i = 0; i < size; ++i) {
+        const Acc v = xp[i];
+        r = !isMax ? r + v : (v > r || v != v) ? v : r;  // max keeps a NaN, as numpy's does
+      }
       y[p] = static_cast<T>(isMax ? r : r / static_cast<Acc>(size));
     }
   }, 16);
@@ -349,7 +402,11 @@ template <class T> void globalPoolGrad(const T *dy, const T *x, T *dx, int64_t p
         continue;
       }
       std::fill(dxp, dxp + size, T(0));
-      if (size > 0) dxp[std::max_element(xp, xp + size, [](T a, T c) { return Acc(a) < Acc(c); }) - xp] = dy[p];
+      if (size == 0) continue;
+      int64_t arg = 0;  // numpy's argmax: the first NaN, else the first maximum
+      for (int64_t i = 1; i < size && Acc(xp[arg]) == Acc(xp[arg]); ++i)
+        if (Acc(xp[i]) > Acc(xp[arg]) || xp[i] != xp[i]) arg = i;
+      dxp[arg] = dy[p];
     }
   }, 16);
 }

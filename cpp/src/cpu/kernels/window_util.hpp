@@ -2,6 +2,7 @@
 // dimensions), for the plain-loop kernels.
 #pragma once
 #include "ops/conv_attributes.hpp"
+#include <algorithm>
 
 namespace popart::cpu {
 
@@ -23,6 +24,14 @@ struct Window3 {
   /// Input coordinate of output o, kernel tap t along dimension i (may be out of range).
   int64_t pos(int i, int64_t o, int64_t t) const { return o * s[i] - pb[i] + t * d[i]; }
   bool inside(int i, int64_t p) const { return p >= 0 && p < in[i]; }
+  /// Taps [first, last) of output o along dimension i whose input coordinate lies in [lo, hi): loops over
+  /// them only, so a huge kernel (mostly padding) costs what its taps inside the input cost.
+  void taps(int i, int64_t o, int64_t lo, int64_t hi, int64_t &first, int64_t &last) const {
+    const int64_t base = o * s[i] - pb[i];
+    first = lo > base ? (lo - base + d[i] - 1) / d[i] : 0;
+    last = hi > base ? std::min(k[i], (hi - 1 - base) / d[i] + 1) : 0;
+    if (last < first) last = first;
+  }
 };
 
 } // namespace popart::cpu

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# AddressSanitizer + UndefinedBehaviorSanitizer run: configures and builds
+# popart in its own tree (build/asan, -O1), runs the C++
+# tests, then a representative slice of the Python tests and a short fuzz
+# campaign with the sanitizer runtime preloaded into Python. Any sanitizer
+# report stops the process that made it (the test then fails); the reports are
+# also kept in build/asan/reports/.
+#   bash scripts/sanitize.sh                  # build + C++ tests + Python slice
+#   bash scripts/sanitize.sh -k relu          # extra arguments go to pytest
+# Environment: JOBS (ninja jobs, default 2), SANITIZE_PYTESTS (the Python test
+# paths, default below), FUZZ_CASES (cases of the fuzz campaign, default 150).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/env.sh
+build=build/asan
+flags="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+echo "== configuring $build (ASan + UBSan)"
+# A unity build (fewer, larger translation units) at -O1 with line tables only: about a third of the
+# compile time of a plain build, and enough for the sanitizers' stack traces.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+  -DPOPART_UNITY_BUILD=ON \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" -DPOPART_BUILD_TESTS=ON \
+  -DPOPART_GTEST_SOURCE_DIR="$(bash scripts/gtest.sh)" -DPython_EXECUTABLE="$(command -v python)" -Wno-dev >/dev/null
+echo "== building"
+ninja -C "$build" -j"${JOBS:-2}" >"$build.log" 2>&1 || { tail -n 40 "$build.log" >&2; exit 1; }
+
+mkdir -p "$build/reports"
+rm -f "$build"/reports/*
+# Leak checking is off: the Python interpreter and the OpenMP runtime keep
+# memory until exit by design. oneDNN's JIT code is not instrumented. Huge
+# allocations return null (std::bad_alloc, a popart error) instead of aborting.
+export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:abort_on_error=1:halt_on_error=1:detect_stack_use_after_return=0:log_path=$PWD/$build/reports/asan"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$PWD/$build/reports/ubsan"
+status=0
+echo "== C++ tests under the sanitizers"
+ctest --test-dir "$build" -j"${JOBS:-2}" --output-on-failure 2>&1 | tail -n 15 || status=1
+
+echo "== Python tests under the sanitizers (runtime preloaded)"
+runtime="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
+pytests=${SANITIZE_PYTESTS:-"tests/python/reliability tests/python/core tests/python/onnx_io tests/python/session
+  tests/python/custom_ops/test_custom_op_reliability.py tests/python/operators/test_pool.py
+  tests/python/operators/test_reduce.py tests/python/operators/test_gather.py tests/python/training tests/fuzz"}
+# shellcheck disable=SC2086
+LD_PRELOAD="$runtime" PYTHONPATH="$PWD/python:$PWD/$build/cpp/bindings" FUZZ_CASES="${FUZZ_CASES:-150}" \
+  python -m pytest $pytests -q -p no:cacheprovider "$@" 2>&1 | tail -n 25 || status=1
+
+reports=$(ls "$build"/reports 2>/dev/null | wc -l)
+echo "== sanitizer reports: $reports (in $build/reports)"
+[ "$reports" -eq 0 ] || { head -n 40 "$build"/reports/* >&2; status=1; }
+exit $status
