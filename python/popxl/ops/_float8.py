@@ -9,11 +9,11 @@ import numpy as np
 
 from popxl import dtypes
 from popxl.ops._core import _GC, _op
+from popxl.ops._nn import _spatial, _window_attrs
 from popxl.tensor import Tensor, constant
 
 _FLOAT8 = (dtypes.float8_143, dtypes.float8_152)
 _WIDE = (dtypes.float16, dtypes.float32)
-_PAD_TYPES = {"not_set": "NOTSET", "same_upper": "SAME_UPPER", "same_lower": "SAME_LOWER", "valid": "VALID"}
 
 
 def _tensor(op: str, t, what: str) -> Tensor:
@@ -115,31 +115,17 @@ def matmul_pow2scaled(lhs: Tensor, rhs: Tensor, log2_scale: Tensor, available_me
     return _op("MatMulPow2Scaled", [lhs, rhs, _log2_scale(name, log2_scale)], {"output_type": out}, domain=_GC)[0]
 
 
-def _ints(op: str, t: Tensor, what: str, v, n: int, default: int):
-    if v is None:
-        return [default] * n
-    v = [int(x) for x in v]
-    if len(v) != n:
-        raise ValueError(f"{op}: {what} {v} of tensor '{t.id}' needs {n} values")
-    return v
-
-
 def _conv_attrs(op: str, t: Tensor, weight: Tensor, log2_scale, stride, padding, dilation, groups, pad_type):
     _float8(op, t, "t")
     _float8(op, weight, "weight")
-    if t.rank < 3 or weight.rank != t.rank:
-        raise ValueError(f"{op}: input '{t.id}' {t.shape} must be [N, C, *spatial] and weight '{weight.id}' "
-                         f"{weight.shape} of the same rank")
+    if weight.rank != t.rank:
+        raise ValueError(f"{op}: weight '{weight.id}' {weight.shape} and input '{t.id}' {t.shape} must have the "
+                         "same rank")
     if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 1 or t.shape[1] % groups:
         raise ValueError(f"{op}: groups={groups!r} must be a positive divisor of the {t.shape[1]} channels of "
                          f"'{t.id}'")
-    if pad_type not in _PAD_TYPES:
-        raise ValueError(f"{op}: pad_type '{pad_type}' is not one of {sorted(_PAD_TYPES)}")
-    n = t.rank - 2
-    attrs = {"strides": _ints(op, t, "stride", stride, n, 1), "dilations": _ints(op, t, "dilation", dilation, n, 1),
-             "group": int(groups), "auto_pad": _PAD_TYPES[pad_type]}
-    if pad_type == "not_set":
-        attrs["pads"] = _ints(op, t, "padding", padding, 2 * n, 0)
+    attrs = _window_attrs(op, t, None, stride, padding, dilation, pad_type)
+    attrs["group"] = int(groups)
     return attrs, _log2_scale(op, log2_scale)
 
 
@@ -168,7 +154,7 @@ def conv_transpose_pow2scaled(t: Tensor, weight: Tensor, log2_scale: Tensor, str
                          f"of '{t.id}')")
     n = t.rank - 2
     if output_padding is not None:
-        attrs["output_padding"] = _ints(name, t, "output_padding", output_padding, n, 0)
+        attrs["output_padding"] = _spatial(name, t, "output_padding", output_padding, n, 0)
     if output_shape is not None:
-        attrs["output_shape"] = _ints(name, t, "output_shape", output_shape, n, 0)
+        attrs["output_shape"] = _spatial(name, t, "output_shape", output_shape, n, 0)
     return _op("ConvTransposePow2Scaled", [t, weight, s], attrs, domain=_GC)[0]

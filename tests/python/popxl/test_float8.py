@@ -266,7 +266,7 @@ def test_bad_arguments_name_the_op_and_tensor():
         w4 = popxl.constant(np.ones((2, 4, 3, 3), np.uint8), popxl.float8_143, name="w4")
         with pytest.raises(ValueError, match="conv_pow2scaled: groups=3"):
             ops.conv_pow2scaled(x4, w4, s, groups=3)
-        with pytest.raises(ValueError, match="stride \\[1\\] of tensor 'x4' needs 2 values"):
+        with pytest.raises(ValueError, match="'stride' \\[1\\] of tensor 'x4' needs 2 entries"):
             ops.conv_pow2scaled(x4, w4, s, stride=[1])
         with pytest.raises(ValueError, match="weight 'w4' .* must have 4 rows"):
             ops.conv_transpose_pow2scaled(x4, w4, s)
