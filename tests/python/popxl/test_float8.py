@@ -157,6 +157,7 @@ CONVS = [  # x shape, w shape, popxl kwargs, torch kwargs
      dict(stride=(2, 1), padding=(1, 0), groups=2)),
     ((2, 2, 8, 8), (3, 2, 3, 3), dict(dilation=[2, 2], padding=[2, 2, 2, 2]), dict(dilation=2, padding=2)),
     ((3, 2, 11), (5, 2, 4), dict(stride=[3]), dict(stride=3)),
+    ((1, 2, 6, 6), (3, 2, 4, 4), dict(pad_type="same_upper"), dict(padding="same")),  # end pad 2, begin 1
 ]
 
 
