@@ -118,6 +118,12 @@ py::object fromAttribute(const Attributes::Value &v) {
 }
 
 void bindOp(py::module_ &m) {
+  // What a custom op's binding constructs its op with (popxl's context._get_op_settings).
+  py::class_<Op::Settings>(m, "Settings")
+      .def(py::init<Graph &, const std::string &>(), py::arg("graph"), py::arg("name"))
+      .def_readwrite("name", &Op::Settings::name)
+      .def("getGraph", [](Op::Settings &s) -> Graph & { return *s.graph; }, ref)
+      .def_readwrite("vgraphId", &Op::Settings::vgraphId);
   py::class_<Op, std::unique_ptr<Op, py::nodelete>>(m, "Op")
       .def_property_readonly("id", [](Op &o) { return o.id; })
       .def("opType", [](Op &o) { return o.opid.type; })

@@ -20,7 +20,7 @@ from popart_core import TensorStorage
 from popart_core import TileSet
 from popart_core import _TensorInfoCore as TensorInfo
 import typing
-__all__: list[str] = ['AnchorReturnType', 'CommGroup', 'CommGroupType', 'DataFlow', 'DataType', 'ExecutionContext', 'Graph', 'Ir', 'Op', 'OperatorIdentifier', 'Patterns', 'ReplicatedTensorSharding', 'SessionOptions', 'Tensor', 'TensorInfo', 'TensorLocation', 'TensorStorage', 'TensorType', 'TileSet', 'autodiffGraph', 'supportedOperations']
+__all__: list[str] = ['AnchorReturnType', 'CommGroup', 'CommGroupType', 'DataFlow', 'DataType', 'ExecutionContext', 'Graph', 'Ir', 'Op', 'OperatorIdentifier', 'Patterns', 'ReplicatedTensorSharding', 'SessionOptions', 'Settings', 'Tensor', 'TensorInfo', 'TensorLocation', 'TensorStorage', 'TensorType', 'TileSet', 'autodiffGraph', 'supportedOperations']
 class TensorType:
     """
     Members:
@@ -105,6 +105,18 @@ class Tensor:
         ...
     @property
     def id(self) -> str:
+        ...
+class Settings:
+    name: str
+    def __init__(self, graph: ..., name: str) -> None:
+        ...
+    def getGraph(self) -> ...:
+        ...
+    @property
+    def vgraphId(self) -> int | None:
+        ...
+    @vgraphId.setter
+    def vgraphId(self, arg0: typing.SupportsInt | typing.SupportsIndex | None) -> None:
         ...
 class Op:
     def __repr__(self) -> str:
@@ -243,6 +255,10 @@ class Ir:
         ...
     def isTraining(self) -> bool:
         ...
+    def logIr(self) -> None:
+        """
+        Logs the IR as JSON at level INFO of the 'ir' log module
+        """
     def removeGraph(self, arg0: str) -> None:
         ...
     def serialise(self) -> str:
@@ -257,6 +273,10 @@ class Ir:
         ...
     def setUserOptions(self, arg0: popart_core.SessionOptions) -> None:
         ...
+    def updateVertices(self) -> None:
+        """
+        Re-runs every op's setup (output types and shapes) in schedule order, after a front end changed ops
+        """
 def autodiffGraph(graph: Graph, gradsRequired: collections.abc.Sequence[str] | None = None, gradsProvided: collections.abc.Sequence[str] | None = None) -> tuple:
     """
     The backward graph of `graph` with the gradients of its float inputs `gradsRequired` (ids; default all) as outputs, from the gradients of its outputs `gradsProvided` (default all); returns (graph, expected inputs, expected outputs) as (type, forward tensor id) pairs

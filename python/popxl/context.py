@@ -116,3 +116,35 @@ def _current_tile_set() -> str:
 
 def _debug_prefix() -> str:
     return "/".join(_debug_contexts)
+
+
+class Context:
+    """The state ops are created in: the current graph, for code that adds ops through popart._internal.ir
+    directly (custom-op wrappers, as the guide's chapter on custom operations shows)."""
+
+    def __init__(self, graph):
+        self._graph = graph
+
+    @property
+    def graph(self):
+        """The current popxl.Graph."""
+        return self._graph
+
+    def _get_op_settings(self, name: str):
+        """Settings for a new op of the current graph, named under the current name scopes and debug contexts."""
+        from popart._internal import ir as _ir
+        prefix = _debug_prefix()
+        label = _scoped(f"{prefix}/{name}" if prefix else name)
+        return _ir.Settings(self._graph._pb_graph, label)
+
+    def _op_created(self, op) -> None:
+        """Registers an op created outside popxl.ops: ipu()/io_tiles() placement, op-created hooks, ordering
+        around in-place changes and in_sequence(). Call it once per op, right after creating it."""
+        from popxl.ops._core import _sequence
+        self._graph._check_mutable(f"adding op {op.opType()}")
+        _sequence(self._graph, op)
+
+
+def get_current_context() -> Context:
+    """The Context of the current graph (raises outside any `with graph:` block)."""
+    return Context(get_current_graph())

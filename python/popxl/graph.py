@@ -117,6 +117,10 @@ class Graph:
             tid = f"{base}_{next(self._ids)}"
         return tid
 
+    def _create_tensor_id(self, name: str) -> str:
+        """A tensor id unused in the Ir, from `name` under the current name scopes."""
+        return self._new_id(name)
+
     def _check_mutable(self, what: str):
         if getattr(self._ir, "_frozen", False):
             import popart_core

@@ -27,6 +27,13 @@ class Tensor:
                 "removed it (nothing used it)")
         return pb_graph.getTensor(self._id)
 
+    @staticmethod
+    def _from_pb_tensor(pb_tensor) -> "Tensor":
+        """The popxl tensor of a popart._internal.ir tensor of the current graph's Ir (for ops created through
+        popart._internal.ir, e.g. a custom op's `op.outTensor(0)`)."""
+        ir = context.get_current_graph().ir
+        return ir.get_graph(pb_tensor.getGraph().id)._wrap(pb_tensor.id)
+
     # ---- properties ----
     @property
     def id(self) -> str:

@@ -10,6 +10,11 @@ from popxl.ops._elementwise import (  # noqa: F401,E402
 from popxl.ops._call import (  # noqa: F401,E402
     call, call_with_info, CallSiteInfo, repeat, repeat_with_info,
 )
+from popxl.ops._float8 import (  # noqa: F401,E402
+    cast_then_pow2scale, conv_pow2scaled, conv_transpose_pow2scaled, matmul_pow2scaled, pow2scale_cast_from_fp8,
+    pow2scale_cast_to_fp8, pow2scale_then_cast,
+)
+from popxl.ops._code_loading import remote_code_load  # noqa: F401,E402
 from popxl.ops import var_updates  # noqa: F401,E402
 from popxl.ops._math import (  # noqa: F401,E402
     cast, exp_, fmod, gelu, gelu_, increment_mod, increment_mod_, logical_and, logical_or, relu_, scaled_add,

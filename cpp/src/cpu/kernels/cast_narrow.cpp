@@ -188,6 +188,8 @@ template <class F> void dispatchCodec(DataType t, F &&f) {
   case DataType::FLOAT8E4M3FNUZ: return f(E4M3FNUZ{});
   case DataType::FLOAT8E5M2: return f(E5M2{});
   case DataType::FLOAT8E5M2FNUZ: return f(E5M2FNUZ{});
+  case DataType::FLOAT8_143: return f(E4M3FNUZ{});  // Graphcore's formats: the FNUZ encodings
+  case DataType::FLOAT8_152: return f(E5M2FNUZ{});
   case DataType::FLOAT4E2M1: return f(E2M1{});
   case DataType::INT4: return f(SmallInt<4, true>{});
   case DataType::UINT4: return f(SmallInt<4, false>{});
@@ -201,7 +203,9 @@ template <class F> void dispatchCodec(DataType t, F &&f) {
 } // namespace
 
 bool isNarrowCast(DataType from, DataType to) {
-  auto narrow = [](DataType t) { return t == DataType::BFLOAT16 || isStorageType(t); };
+  auto narrow = [](DataType t) {
+    return t == DataType::BFLOAT16 || t == DataType::FLOAT8_143 || t == DataType::FLOAT8_152 || isStorageType(t);
+  };
   return narrow(from) || narrow(to);
 }
 
@@ -216,8 +220,12 @@ void castNarrow(const popx::TensorView &xv, const popx::TensorView &yv, NarrowCa
       } else {
         const auto *x = static_cast<const typename From::Stored *>(xv.raw());
         auto *y = static_cast<typename To::Stored *>(yv.raw());
+        const float scale = mode.scale;
         popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
-          for (int64_t i = b; i < e; ++i) y[i] = To::encode(From::decode(x[i]), mode);
+          if (scale == 1.0f)
+            for (int64_t i = b; i < e; ++i) y[i] = To::encode(From::decode(x[i]), mode);
+          else
+            for (int64_t i = b; i < e; ++i) y[i] = To::encode(From::decode(x[i]) * scale, mode);
         }, kMemoryBoundGrain);
       }
     });

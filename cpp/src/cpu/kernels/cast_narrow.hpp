@@ -16,7 +16,7 @@ template <class To, class From> To castValue(From v) {
   else return static_cast<To>(C(v));
 }
 
-/// True when `from` or `to` is BFLOAT16 or a storage type: the casts castNarrow does.
+/// True when `from` or `to` is BFLOAT16, FLOAT8_143/152 or a storage type: the casts castNarrow does.
 bool isNarrowCast(DataType from, DataType to);
 
 /// How FLOAT8E8M0 (a power of two, no sign) rounds a float's mantissa: Cast's
@@ -29,6 +29,8 @@ enum class PowerOfTwoRounding { Up, Down, Nearest };
 struct NarrowCastMode {
   bool saturate = true;
   PowerOfTwoRounding rounding = PowerOfTwoRounding::Up;
+  /// A power of two the decoded value is multiplied by (in float, so exactly) before it is encoded.
+  float scale = 1.0f;
 };
 
 /// y = x cast to y's type, for isNarrowCast types.
