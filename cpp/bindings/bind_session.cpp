@@ -84,7 +84,7 @@ template <class S, class C> void bindSessionMethods(C &c) {
       .def("getRandomSeed", &S::getRandomSeed)
       .def("getRNGState", &S::getRNGState)
       .def("setRNGState", &S::setRNGState)
-      .def("broadcastWeights", &S::broadcastWeights, py::arg("rootRank") = 0)
+      .def("broadcastWeights", &S::broadcastWeights, py::arg("rootRank") = 0, py::call_guard<py::gil_scoped_release>())
       .def("getDevice", &S::getDevice)
       .def("areHostWeightsInSync", &S::areHostWeightsInSync)
       .def("markHostWeightsInSync", &S::markHostWeightsInSync)

@@ -16,20 +16,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <unordered_set>
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
 
 namespace popart::popx {
 namespace {
-
-int64_t readTicks() {
-#if defined(__x86_64__)
-  return static_cast<int64_t>(__rdtsc());
-#else
-  return std::chrono::steady_clock::now().time_since_epoch().count();
-#endif
-}
 
 bool isPersistent(const Tensor *t) {
   return t->tensorType() == TensorType::Variable || t->tensorType() == TensorType::Const ||
@@ -69,7 +58,13 @@ Block::Block(int64_t nbytes) : size(nbytes) {
 }
 Block::~Block() { std::free(data); }
 
-Devicex::Devicex(Ir &ir) : ir_(ir) {}
+Devicex::Devicex(Ir &ir, int64_t localReplica, Communicator *comm)
+    : ir_(ir), replica_(localReplica), comm_(comm), rng_(ir.randomState()) {}
+
+Communicator &Devicex::communicator() const {
+  if (!comm_) throw internal_error("replica {} has no communicator (it was not created by an Executor)", replica_);
+  return *comm_;
+}
 Devicex::~Devicex() = default;
 
 TensorView Devicex::view(const Tensor *t) const {
@@ -255,7 +250,7 @@ void fillSynthetic(void *dst, const TensorInfo &info, SyntheticDataMode mode, ui
 void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst) {
   const SyntheticDataMode synthetic = ir_.getSessionOptions().syntheticDataMode;
   if (synthetic != SyntheticDataMode::Off) {
-    const uint64_t key = cpu::randomMix64(ir_.randomState().counter) + cpu::randomOpKey(id);
+    const uint64_t key = cpu::randomMix64(rng_.counter) + cpu::randomOpKey(id);
     fillSynthetic(dst, info, synthetic, key);
     return;
   }
@@ -270,9 +265,22 @@ void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info
   io.inComplete(id, n);
 }
 
-void Devicex::readInputs(IStepIO &io) {
+void Devicex::beginMicroBatch(IStepIO &io, const MicroBatch &mb, uint64_t rngCounter) {
+  io_ = &io;
+  microBatch_ = mb;
+  rng_ = {ir_.randomState().seed, rngCounter};
+}
+
+void Devicex::runMain() const { programs_.at(ir_.getMainGraph().id).run(); }
+
+void Devicex::runOuter(uint64_t rngCounter) {
+  rng_.counter = rngCounter;
+  outerProgram_.run();
+}
+
+void Devicex::readInputs() {
   for (Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream)) {
-    readStream(io, t->id, t->info, buffers_[t]);
+    readStream(*io_, t->id, t->info, buffers_[t]);
     if (!callbacks_.empty()) runCallbacks(t);
   }
 }
@@ -306,6 +314,8 @@ void *Devicex::remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, b
   return b.bytes.data() + bytes * static_cast<size_t>(index);
 }
 
+void Devicex::writeAnchors() { writeAnchors(*io_, microBatch_); }
+
 void Devicex::writeAnchors(IStepIO &io, const MicroBatch &mb) {
   for (const auto &id : ir_.getDataFlow().anchors()) {
     if (anchorsStoredByOps_.count(id)) continue;
@@ -338,39 +348,6 @@ void Devicex::writeAnchor(IStepIO &io, const TensorId &id, const void *src, cons
                         out.info.nelms(), info.nelms(), info.toString());
   std::memcpy(out.data, src, static_cast<size_t>(info.nbytes()));
   io.outComplete(id);
-}
-
-// Data is laid out [batchesPerStep, accumulationFactor, replicas, ...]: the
-// replicas of one micro-batch run one after the other on the same weights,
-// and their gradients are accumulated like micro-batches (see optimizer_ops).
-void Devicex::run(IStepIO &io) {
-  if (!prepared_) throw error("run() called before prepareDevice()");
-  const auto &opts = ir_.getSessionOptions();
-  const int64_t bps = ir_.getDataFlow().batchesPerStep();
-  const int64_t accum = opts.getAccumulationFactor(), replicas = opts.replicationFactor();
-  const Sequence &main = programs_.at(ir_.getMainGraph().id);
-  auto t0 = std::chrono::steady_clock::now();
-  int64_t c0 = readTicks();
-  io_ = &io;
-  struct Reset {
-    IStepIO *&io;
-    ~Reset() { io = nullptr; }
-  } reset{io_};
-  for (int64_t b = 0; b < bps; ++b) {
-    for (int64_t a = 0; a < accum; ++a) {
-      for (int64_t r = 0; r < replicas; ++r) {
-        replica_ = r;
-        microBatch_ = {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1};
-        readInputs(io);
-        main.run();
-        ++ir_.randomState().counter;
-        writeAnchors(io, microBatch_);
-      }
-    }
-    outerProgram_.run();
-  }
-  lastRunTicks_ = readTicks() - c0;
-  lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void Devicex::addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica) {

@@ -1,5 +1,5 @@
 // Session::getSummaryReport: per-op time and memory from the CPU executor.
-#include "cpu/devicex.hpp"
+#include "cpu/executor.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
 #include "popart/session.hpp"
@@ -25,6 +25,9 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   os << "popart-cpu summary report for session '" << name_ << "'\n";
   std::snprintf(line, sizeof(line), "memory: activations arena %.3f MB, persistent (weights, inputs, constants) %.3f MB\n",
                 devicex_->plannedBytes() / 1e6, devicex_->persistentBytes() / 1e6);
+  os << line;
+  std::snprintf(line, sizeof(line), "replicas: %lld in this process, %d thread(s) each (memory above is per replica)\n",
+                static_cast<long long>(devicex_->localReplicas()), devicex_->threadsPerReplica());
   os << line;
   std::snprintf(line, sizeof(line), "time in ops since last reset: %.3f ms over %zu ops\n", total.count() / 1e6, stats.size());
   os << line;

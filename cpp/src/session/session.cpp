@@ -1,6 +1,6 @@
 // Session: model parsing, IR preparation, device programs and the run API.
 #include "popart/session.hpp"
-#include "cpu/devicex.hpp"
+#include "cpu/executor.hpp"
 #include "onnx/atomic_file.hpp"
 #include "onnx/import.hpp"
 #include "ops/host_io.hpp"
@@ -55,7 +55,7 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
   b.sessionName = name_;
   ir_->prepare(b);
   if (optimizer) refuseOptimizingConstants(*optimizer);
-  devicex_ = std::make_unique<popx::Devicex>(*ir_);
+  devicex_ = std::make_unique<popx::Executor>(*ir_);
 }
 
 void Session::ctorFromIr(std::shared_ptr<Ir> ir) {
@@ -63,10 +63,17 @@ void Session::ctorFromIr(std::shared_ptr<Ir> ir) {
   ir_ = std::move(ir);
   if (!ir_->isPrepared()) runIrPipeline(*ir_);
   if (const Optimizer *optimizer = ir_->getOptimizer()) refuseOptimizingConstants(*optimizer);
-  devicex_ = std::make_unique<popx::Devicex>(*ir_);
+  devicex_ = std::make_unique<popx::Executor>(*ir_);
 }
 
-popx::Devicex &Session::getDevicex() const { return *devicex_; }
+popx::Executor &Session::getExecutor() const { return *devicex_; }
+
+void Session::broadcastWeights(int rootRank) {
+  if (!isPrepared()) throw error("broadcastWeights() needs prepareDevice() first");
+  std::lock_guard<std::mutex> lock(runMutex_);
+  devicex_->broadcastWeights(static_cast<int64_t>(rootRank) * devicex_->localReplicas());
+  hostWeightsInSync_ = false;
+}
 bool Session::isPrepared() const { return devicex_ && devicex_->isPrepared(); }
 
 // Elements one run() reads per input stream and writes per anchor (fixed once prepared).

@@ -1,0 +1,209 @@
+#include "communicator.hpp"
+#include "kernels/dispatch.hpp"
+#include "popart/error.hpp"
+#include "popart/replicagrouping.hpp"
+#include <algorithm>
+#include <cstring>
+
+namespace popart::popx {
+
+std::string toString(CollectiveOp op) {
+  static const char *names[] = {"Add", "Mean", "Mul", "Min", "Max", "LogicalAnd", "LogicalOr", "SquareAdd", "Local"};
+  const auto i = static_cast<size_t>(op);
+  return i < sizeof(names) / sizeof(names[0]) ? names[i] : "CollectiveOperator(" + std::to_string(i) + ")";
+}
+
+void Barrier::wait() {
+  std::unique_lock<std::mutex> lock(m_);
+  if (!abort_.empty()) throw runtime_error("{}", abort_);
+  const uint64_t gen = generation_;
+  if (++waiting_ == n_) {
+    waiting_ = 0;
+    ++generation_;
+    cv_.notify_all();
+    return;
+  }
+  cv_.wait(lock, [&] { return generation_ != gen || !abort_.empty(); });
+  if (generation_ == gen) throw runtime_error("{}", abort_);
+}
+
+void Barrier::abort(const std::string &why) {
+  std::lock_guard<std::mutex> lock(m_);
+  if (abort_.empty()) abort_ = why.empty() ? "a replica failed" : why;
+  cv_.notify_all();
+}
+
+void Barrier::reset() {
+  std::lock_guard<std::mutex> lock(m_);
+  abort_.clear();
+  waiting_ = 0;
+  ++generation_;
+}
+
+bool Barrier::aborted() const {
+  std::lock_guard<std::mutex> lock(m_);
+  return !abort_.empty();
+}
+
+namespace {
+
+// acc = op(acc, x) for one element (Add-like reductions accumulate in compute type).
+template <class T> struct Reducer {
+  using C = cpu::compute_t<T>;
+  static C first(CollectiveOp op, T x) {
+    const C v = static_cast<C>(x);
+    return op == CollectiveOp::SquareAdd ? v * v : v;
+  }
+  static C step(CollectiveOp op, C acc, T x) {
+    const C v = static_cast<C>(x);
+    switch (op) {
+    case CollectiveOp::Add:
+    case CollectiveOp::Mean: return acc + v;
+    case CollectiveOp::SquareAdd: return acc + v * v;
+    case CollectiveOp::Mul: return acc * v;
+    case CollectiveOp::Min: return std::min(acc, v);
+    case CollectiveOp::Max: return std::max(acc, v);
+    case CollectiveOp::LogicalAnd: return static_cast<C>(acc != C(0) && v != C(0));
+    case CollectiveOp::LogicalOr: return static_cast<C>(acc != C(0) || v != C(0));
+    default: return acc;
+    }
+  }
+};
+
+// out[i] = op over members m of src[m][offset + i], in member order.
+void reduceInto(CollectiveOp op, DataType type, const std::vector<const char *> &src, int64_t offsetElems,
+                int64_t n, void *out) {
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    using C = cpu::compute_t<T>;
+    T *o = static_cast<T *>(out);
+    const size_t G = src.size();
+    for (int64_t i = 0; i < n; ++i) {
+      C acc = Reducer<T>::first(op, reinterpret_cast<const T *>(src[0])[offsetElems + i]);
+      for (size_t m = 1; m < G; ++m) acc = Reducer<T>::step(op, acc, reinterpret_cast<const T *>(src[m])[offsetElems + i]);
+      if (op == CollectiveOp::Mean) acc = static_cast<C>(acc / static_cast<C>(G));
+      o[i] = static_cast<T>(acc);
+    }
+  };
+  if (type == DataType::BOOL) {
+    if (op != CollectiveOp::LogicalAnd && op != CollectiveOp::LogicalOr && op != CollectiveOp::Max &&
+        op != CollectiveOp::Min)
+      throw error("collective operator {} is not defined for BOOL tensors (use LogicalAnd, LogicalOr, Min, Max)",
+                  toString(op));
+    const CollectiveOp u8op = op == CollectiveOp::Min ? CollectiveOp::LogicalAnd
+                              : op == CollectiveOp::Max ? CollectiveOp::LogicalOr : op;
+    auto *o = static_cast<uint8_t *>(out);
+    for (int64_t i = 0; i < n; ++i) {
+      bool acc = u8op == CollectiveOp::LogicalAnd;
+      for (const char *s : src) {
+        const bool v = reinterpret_cast<const uint8_t *>(s)[offsetElems + i] != 0;
+        acc = u8op == CollectiveOp::LogicalAnd ? (acc && v) : (acc || v);
+      }
+      o[i] = acc;
+    }
+    return;
+  }
+  cpu::dispatchNumeric(type, run);
+}
+
+} // namespace
+
+Communicator::Communicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset)
+    : scratch_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
+      offset_(globalOffset) {}
+Communicator::~Communicator() = default;
+
+int64_t Communicator::groupSize(const CommGroup &g) const {
+  return toReplicaGrouping(g, static_cast<unsigned>(global_)).getGroupSize();
+}
+
+int64_t Communicator::indexInGroup(const CommGroup &g, int64_t local) const {
+  return toReplicaGrouping(g, static_cast<unsigned>(global_)).getIndexInGroupAt(static_cast<unsigned>(offset_ + local));
+}
+
+namespace {
+
+struct Members {
+  std::vector<const char *> ptrs;  // contributions of the group, in group order
+  int64_t index;                   // this replica's index in its group
+};
+
+Members groupOf(const CommGroup &g, int64_t global, int64_t replica, const std::vector<const char *> &all) {
+  const ReplicaGrouping rg = toReplicaGrouping(g, static_cast<unsigned>(global));
+  Members m;
+  const unsigned group = rg.getGroupAt(static_cast<unsigned>(replica));
+  for (unsigned r : rg.getReplicasAt(group)) m.ptrs.push_back(all[r]);
+  m.index = rg.getIndexInGroupAt(static_cast<unsigned>(replica));
+  return m;
+}
+
+} // namespace
+
+void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out,
+                             DataType type, int64_t n) {
+  const int64_t bytes = n * static_cast<int64_t>(TensorInfo(type, {}).nbytes());
+  if (op == CollectiveOp::Local) {
+    if (out != in) std::memmove(out, in, static_cast<size_t>(bytes));
+    return;
+  }
+  auto &tmp = scratch_[static_cast<size_t>(local)];
+  if (tmp.size() < static_cast<size_t>(bytes)) tmp.resize(static_cast<size_t>(bytes));
+  {
+    const auto &all = exchange(local, in, bytes);
+    try {
+      reduceInto(op, type, groupOf(g, global_, offset_ + local, all).ptrs, 0, n, tmp.data());
+    } catch (...) {
+      release(local);
+      throw;
+    }
+  }
+  release(local);  // nobody reads `in` any more: out (maybe in) may be written
+  std::memcpy(out, tmp.data(), static_cast<size_t>(bytes));
+}
+
+void Communicator::allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes) {
+  const auto &all = exchange(local, in, bytes);
+  const Members m = groupOf(g, global_, offset_ + local, all);
+  for (size_t k = 0; k < m.ptrs.size(); ++k)
+    std::memcpy(static_cast<char *>(out) + static_cast<int64_t>(k) * bytes, m.ptrs[k], static_cast<size_t>(bytes));
+  release(local);
+}
+
+void Communicator::reduceScatter(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out,
+                                 DataType type, int64_t n) {
+  const int64_t elem = TensorInfo(type, {}).nbytes();
+  const int64_t G = groupSize(g);
+  const auto &all = exchange(local, in, G * n * elem);
+  const Members m = groupOf(g, global_, offset_ + local, all);
+  try {
+    if (op == CollectiveOp::Local)
+      std::memcpy(out, m.ptrs[static_cast<size_t>(m.index)] + m.index * n * elem, static_cast<size_t>(n * elem));
+    else
+      reduceInto(op, type, m.ptrs, m.index * n, n, out);
+  } catch (...) {
+    release(local);
+    throw;
+  }
+  release(local);
+}
+
+void Communicator::broadcast(int64_t local, const CommGroup &g, int64_t root, void *data, int64_t bytes) {
+  if (root < 0 || root >= groupSize(g))
+    throw error("broadcast root {} is out of range for groups of {} replicas", root, groupSize(g));
+  const auto &all = exchange(local, data, bytes);
+  const Members m = groupOf(g, global_, offset_ + local, all);
+  // Only the root's buffer is read, and the root does not write.
+  if (m.index != root) std::memcpy(data, m.ptrs[static_cast<size_t>(root)], static_cast<size_t>(bytes));
+  release(local);
+}
+
+LocalCommunicator::LocalCommunicator(int64_t replicas)
+    : Communicator(replicas, replicas, 0), barrier_(replicas), posted_(static_cast<size_t>(replicas)) {}
+
+const std::vector<const char *> &LocalCommunicator::exchange(int64_t local, const void *in, int64_t) {
+  posted_[static_cast<size_t>(local)] = static_cast<const char *>(in);
+  barrier_.wait();
+  return posted_;
+}
+
+} // namespace popart::popx

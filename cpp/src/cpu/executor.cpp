@@ -1,0 +1,198 @@
+#include "executor.hpp"
+#include "communicator.hpp"
+#include "ops/host_io.hpp"
+#include "popart/dataflow.hpp"
+#include "popart/error.hpp"
+#include "popart/graph.hpp"
+#include "popart/logging.hpp"
+#include "popart/sessionoptions.hpp"
+#include "popart/tensor.hpp"
+#include "replica_threads.hpp"
+#include <algorithm>
+#include <omp.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+namespace popart::popx {
+namespace {
+
+int64_t readTicks() {
+#if defined(__x86_64__)
+  return static_cast<int64_t>(__rdtsc());
+#else
+  return std::chrono::steady_clock::now().time_since_epoch().count();
+#endif
+}
+
+bool isCollective(const Op &op) {
+  return op.opid.type.rfind("Replicated", 0) == 0 && op.opid.domain == "ai.graphcore";
+}
+
+// The first op of the IR that matches pred, or null.
+const Op *findOp(Ir &ir, const std::function<bool(const Op &)> &pred) {
+  for (const Graph *g : ir.getAllGraphs())
+    for (const auto &[id, op] : g->getOps())
+      if (pred(*op)) return op.get();
+  return nullptr;
+}
+
+} // namespace
+
+Executor::Executor(Ir &ir)
+    : Executor(ir, std::make_unique<LocalCommunicator>(ir.getSessionOptions().replicationFactor())) {}
+
+Executor::Executor(Ir &ir, std::unique_ptr<Communicator> comm) : ir_(ir), comm_(std::move(comm)) {
+  for (int64_t r = 0; r < comm_->localReplicas(); ++r)
+    replicas_.push_back(std::make_unique<Devicex>(ir, r, comm_.get()));
+}
+
+Executor::~Executor() = default;
+
+int Executor::threadsPerReplica() const { return threads_ ? threads_->threadsEach() : omp_get_max_threads(); }
+
+void Executor::prepare() {
+  const int64_t R = localReplicas();
+  if (R > 1) {
+    const Op *hostIO = findOp(ir_, [](const Op &op) {
+      return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);
+    });
+    if (hostIO) {
+      // Host streams are read in replica order; such programs run their replicas one after the other.
+      if (const Op *c = findOp(ir_, isCollective))
+        throw error("{} exchanges data between replicas, but {} does host IO inside the program, which makes "
+                    "the {} replicas run one after the other; remove one of them",
+                    c->debugName(), hostIO->debugName(), R);
+      sequential_ = true;
+    }
+    threads_ = std::make_unique<ReplicaThreads>(R, std::max(1, omp_get_max_threads() / static_cast<int>(R)));
+    threads_->runEach([&](int64_t r) { replicas_[static_cast<size_t>(r)]->prepare(); });
+  } else {
+    replicas_.front()->prepare();
+  }
+  prepared_ = true;
+  logging::devicex::info("{} local replica(s), {} thread(s) each{}", R, threadsPerReplica(),
+                         sequential_ ? ", run one after the other (host IO in the program)" : "");
+}
+
+void Executor::forReplicas(const std::function<void(int64_t)> &task) {
+  if (!threads_) {
+    task(0);
+  } else if (sequential_) {
+    threads_->runEach(task);
+  } else {
+    threads_->runAll(task, [this](int64_t r, const std::string &what) {
+      comm_->abort("replica " + std::to_string(comm_->globalOffset() + r) + " failed: " + what);
+    });
+  }
+}
+
+void Executor::weightsFromHost() {
+  for (auto &d : replicas_) d->weightsFromHost();
+}
+
+void Executor::weightsToHost() { replicas_.front()->weightsToHost(); }
+
+void Executor::writeTensorToDevice(const Tensor *t) {
+  for (auto &d : replicas_) d->writeTensorToDevice(t);
+}
+
+void Executor::addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica) {
+  replica -= comm_->globalOffset();
+  if (replica < 0 || replica >= localReplicas())
+    throw error("tensor callback for '{}': replica {} does not run in this process (its replicas are {} .. {})",
+                t->id, replica + comm_->globalOffset(), comm_->globalOffset(),
+                comm_->globalOffset() + localReplicas() - 1);
+  replicas_[static_cast<size_t>(replica)]->addTensorCallback(t, std::move(fn), replica);
+}
+
+void Executor::broadcastWeights(int64_t root) {
+  if (!prepared_) throw error("broadcastWeights() needs prepareDevice() first");
+  if (root < 0 || root >= comm_->globalReplicas())
+    throw error("broadcastWeights: root replica {} is out of range (there are {} replicas)", root,
+                comm_->globalReplicas());
+  std::vector<const Tensor *> weights;
+  for (Graph *g : ir_.getAllGraphs())
+    for (Tensor *t : g->getTensors().getOfType(TensorType::Variable)) weights.push_back(t);
+  std::sort(weights.begin(), weights.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
+  comm_->reset();
+  forReplicas([&](int64_t r) {
+    Devicex &d = *replicas_[static_cast<size_t>(r)];
+    for (const Tensor *t : weights) {
+      TensorView v = d.view(t);
+      comm_->broadcast(r, CommGroup(), root, v.raw(), v.nbytes());
+    }
+  });
+  for (auto &d : replicas_) d->markHostWrite();
+}
+
+// Data is laid out [batchesPerStep, accumulationFactor, replicas, ...]: for
+// each micro-batch the host streams are read in replica order, the replicas
+// run concurrently, and the anchors are written in replica order. Micro-batch
+// (b, a) of replica r draws random numbers with counter base + (b A + a) R + r,
+// as if the replicas ran one after the other.
+void Executor::runSteps(IStepIO &io) {
+  const auto &opts = ir_.getSessionOptions();
+  const int64_t bps = ir_.getDataFlow().batchesPerStep();
+  const int64_t accum = opts.getAccumulationFactor(), R = localReplicas();
+  const int64_t G = comm_->globalReplicas(), offset = comm_->globalOffset();
+  const uint64_t base = ir_.randomState().counter;
+  auto counter = [&](int64_t b, int64_t a, int64_t r) {
+    return base + static_cast<uint64_t>((b * accum + a) * G + offset + r);
+  };
+  const std::function<void(int64_t)> runMain = [&](int64_t r) { replicas_[static_cast<size_t>(r)]->runMain(); };
+  for (int64_t b = 0; b < bps; ++b) {
+    for (int64_t a = 0; a < accum; ++a) {
+      for (int64_t r = 0; r < R; ++r) {
+        Devicex &d = *replicas_[static_cast<size_t>(r)];
+        d.beginMicroBatch(io, {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1}, counter(b, a, r));
+        if (!sequential_) d.readInputs();
+      }
+      forReplicas([&](int64_t r) {
+        Devicex &d = *replicas_[static_cast<size_t>(r)];
+        if (sequential_) d.readInputs();
+        d.runMain();
+        if (sequential_) d.writeAnchors();
+      });
+      if (!sequential_)
+        for (auto &d : replicas_) d->writeAnchors();
+    }
+    if (replicas_.front()->hasOuter())
+      forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter(b + 1, 0, 0)); });
+  }
+  ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
+}
+
+void Executor::run(IStepIO &io) {
+  if (!prepared_) throw error("run() called before prepareDevice()");
+  auto t0 = std::chrono::steady_clock::now();
+  const int64_t c0 = readTicks();
+  comm_->reset();
+  struct EndRun {
+    std::vector<std::unique_ptr<Devicex>> &replicas;
+    ~EndRun() {
+      for (auto &d : replicas) d->endRun();
+    }
+  } endRun{replicas_};
+  runSteps(io);
+  lastRunTicks_ = readTicks() - c0;
+  lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<OpStats> Executor::opStats() const {
+  std::vector<OpStats> sum = replicas_.front()->opStats();
+  for (size_t r = 1; r < replicas_.size(); ++r) {
+    const auto &s = replicas_[r]->opStats();
+    for (size_t i = 0; i < sum.size() && i < s.size(); ++i) {
+      sum[i].calls += s[i].calls;
+      sum[i].time += s[i].time;
+    }
+  }
+  return sum;
+}
+
+void Executor::resetStats() {
+  for (auto &d : replicas_) d->resetStats();
+}
+
+} // namespace popart::popx
