@@ -14,4 +14,5 @@ void bindOptimizer(py::module_ &m); // SGD, ConstSGD, OptimizerValue(Map)
 void bindSession(py::module_ &m);  // DataFlow, InputShapeInfo, _InferenceSessionCore
 void bindRegistry(py::module_ &m); // OperatorIdentifier, OpDefinition, getSupportedOperations, TensorRemapType
 void bindBuilder(py::module_ &m);  // _BuilderCore, its settings types and context managers, _opSchemas
+void bindDistributed(py::module_ &m); // _setProcessGroup: the MPI process group of distributed sessions
 } // namespace popart::bindings

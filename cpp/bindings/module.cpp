@@ -17,5 +17,6 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindRegistry(m);
   popart::bindings::bindBuilder(m);  // before sessions: AnchorReturnType defaults use TileSet
   popart::bindings::bindSession(m);
+  popart::bindings::bindDistributed(m);
   popart::bindings::bindIrModule(m);  // popart_core._ir, after the types it re-exports
 }

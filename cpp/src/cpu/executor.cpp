@@ -1,5 +1,6 @@
 #include "executor.hpp"
 #include "communicator.hpp"
+#include "process_communicator.hpp"
 #include "ops/host_io.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/error.hpp"
@@ -39,8 +40,40 @@ const Op *findOp(Ir &ir, const std::function<bool(const Op &)> &pred) {
 
 } // namespace
 
-Executor::Executor(Ir &ir)
-    : Executor(ir, std::make_unique<LocalCommunicator>(ir.getSessionOptions().replicationFactor())) {}
+namespace {
+
+// Replicas of this process only, or (enableDistributedReplicatedGraphs) of all
+// the processes of the registered process group.
+std::unique_ptr<Communicator> makeCommunicator(const Ir &ir) {
+  const auto &o = ir.getSessionOptions();
+  if (!o.enableDistributedReplicatedGraphs) return std::make_unique<LocalCommunicator>(o.replicationFactor());
+  auto group = processGroup();
+  if (!group)
+    throw error("enableDistributedReplicatedGraphs needs a process group: run the script under mpiexec with "
+                "mpi4py installed (pip install popart-cpu[distributed]); the popart Python sessions set it up");
+  return std::make_unique<ProcessCommunicator>(o.replicationFactor(), o.globalReplicationFactor,
+                                               o.globalReplicaOffset, std::move(group));
+}
+
+// What every process of a distributed session must agree on: the scheduled
+// ops with their tensor types and shapes, and the step options (not weight values).
+uint64_t programFingerprint(Ir &ir) {
+  std::string s;
+  const auto &o = ir.getSessionOptions();
+  s += std::to_string(ir.getDataFlow().batchesPerStep()) + "/" + std::to_string(o.getAccumulationFactor()) + "/" +
+       std::to_string(o.replicationFactor()) + "/" + std::to_string(o.getGlobalReplicationFactor()) + ";";
+  for (const Graph *g : ir.getAllGraphs())
+    for (const Op *op : g->getOpSchedule()) {
+      s += op->opid.domain + "." + op->opid.type + "(";
+      for (const auto &[i, t] : op->input->tensorMap()) s += t->info.toString() + ",";
+      s += ")";
+    }
+  return std::hash<std::string>{}(s);
+}
+
+} // namespace
+
+Executor::Executor(Ir &ir) : Executor(ir, makeCommunicator(ir)) {}
 
 Executor::Executor(Ir &ir, std::unique_ptr<Communicator> comm) : ir_(ir), comm_(std::move(comm)) {
   for (int64_t r = 0; r < comm_->localReplicas(); ++r)
@@ -52,6 +85,9 @@ Executor::~Executor() = default;
 int Executor::threadsPerReplica() const { return threads_ ? threads_->threadsEach() : omp_get_max_threads(); }
 
 void Executor::prepare() {
+  if (auto *pc = dynamic_cast<ProcessCommunicator *>(comm_.get()))
+    pc->checkSameProgram(programFingerprint(ir_), "the model and session options (ops, shapes, batchesPerStep, "
+                                                  "accumulation and replication factors)");
   const int64_t R = localReplicas();
   if (R > 1) {
     const Op *hostIO = findOp(ir_, [](const Op &op) {

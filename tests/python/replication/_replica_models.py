@@ -91,4 +91,5 @@ def merged(data, replicas):
 
 
 def max_rel_diff(a, b):
-    return max(float(np.max(np.abs(a[k] - b[k]) / np.maximum(np.abs(b[k]), 1e-3))) for k in a)
+    """max over weights of max|a - b| / max|b| (relative to the tensor's scale)."""
+    return max(float(np.max(np.abs(a[k] - b[k])) / max(float(np.max(np.abs(b[k]))), 1e-12)) for k in a)

@@ -18,8 +18,8 @@ def test_replicas_equal_one_replica_on_larger_batch(opt, micro, replicas):
     data = make_data(STEPS, micro, replicas, BATCH)
     got = train(session(BATCH, micro, replicas, opt), data, micro, replicas)
     want = train(session(replicas * BATCH, micro, 1, opt), merged(data, replicas), micro, 1)
-    # Only the summation order differs (per-replica partial sums): 1e-6 for 2 replicas, 4 partial sums drift more.
-    assert max_rel_diff(got, want) <= (1e-6 if replicas == 2 else 1e-5)
+    # Only the summation order differs (per-replica partial sums).
+    assert max_rel_diff(got, want) <= 1e-6
     start = train(session(BATCH, micro, 1, opt), [], micro, 1)
     assert max_rel_diff(got, start) > 1e-3  # the weights did train
 
