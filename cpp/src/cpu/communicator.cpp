@@ -197,6 +197,28 @@ void Communicator::broadcast(int64_t local, const CommGroup &g, int64_t root, vo
   release(local);
 }
 
+void Communicator::hostAllReduce(int64_t local, void *data, DataType type, int64_t n) {
+  if (!hostGroup_) return;
+  const int64_t bytes = n * TensorInfo(type, {}).nbytes();
+  if (local == 0) {
+    try {
+      const int64_t P = hostGroup_->size();
+      if (hostRecv_.size() < static_cast<size_t>(P * bytes)) hostRecv_.resize(static_cast<size_t>(P * bytes));
+      hostGroup_->allGather(data, bytes, hostRecv_.data());
+      std::vector<const char *> all;
+      for (int64_t p = 0; p < P; ++p) all.push_back(hostRecv_.data() + p * bytes);
+      reduceInto(CollectiveOp::Mean, type, all, 0, n, data);
+      hostResult_ = data;
+    } catch (const std::exception &e) {
+      abort(std::string("host all-reduce failed: ") + e.what());
+      throw;
+    }
+  }
+  localBarrier();
+  if (local != 0) std::memcpy(data, hostResult_, static_cast<size_t>(bytes));
+  localBarrier();
+}
+
 LocalCommunicator::LocalCommunicator(int64_t replicas)
     : Communicator(replicas, replicas, 0), barrier_(replicas), posted_(static_cast<size_t>(replicas)) {}
 

@@ -9,8 +9,10 @@
 // memory) and the MPI communicator of the distributed session (mpi.cpp).
 #pragma once
 #include "popart/commgroup.hpp"
+#include "process_group.hpp"
 #include "popart/tensorinfo.hpp"
 #include <condition_variable>
+#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -59,6 +61,13 @@ public:
   /// data := data of the group member with index `root` in the group.
   void broadcast(int64_t local, const CommGroup &g, int64_t root, void *data, int64_t bytes);
 
+  /// Host all-reduce (Horovod's hostAllReduce): data := the mean over the
+  /// attached host process group of this process's data, which must be equal on
+  /// the local replicas (reduced across them first). Nothing without a group.
+  void hostAllReduce(int64_t local, void *data, DataType type, int64_t n);
+  void setHostGroup(std::shared_ptr<ProcessGroup> group) { hostGroup_ = std::move(group); }
+  const std::shared_ptr<ProcessGroup> &hostGroup() const { return hostGroup_; }
+
   /// Replicas in the group of `g` (checks that it divides the replicas).
   int64_t groupSize(const CommGroup &g) const;
   /// The index of local replica `local` in its group of `g`.
@@ -72,8 +81,13 @@ protected:
   /// Pointers to every global replica's `bytes` bytes, valid until release().
   virtual const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) = 0;
   virtual void release(int64_t local) = 0;
+  /// Waits for the other local replicas.
+  virtual void localBarrier() = 0;
 
 private:
+  std::shared_ptr<ProcessGroup> hostGroup_;
+  std::vector<char> hostRecv_;
+  void *hostResult_ = nullptr;
   std::vector<std::vector<char>> scratch_;  // per local replica
   int64_t local_, global_, offset_;
 };
@@ -88,6 +102,7 @@ public:
 protected:
   const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) override;
   void release(int64_t local) override { barrier_.wait(); }
+  void localBarrier() override { barrier_.wait(); }
 
 private:
   Barrier barrier_;

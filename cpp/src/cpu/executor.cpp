@@ -162,6 +162,28 @@ void Executor::broadcastWeights(int64_t root) {
   for (auto &d : replicas_) d->markHostWrite();
 }
 
+void Executor::broadcastWeightsOverProcesses(ProcessGroup &group, int64_t rootRank) {
+  if (!prepared_) throw error("broadcast_weights needs prepareDevice() first");
+  if (rootRank < 0 || rootRank >= group.size())
+    throw error("broadcast_weights: root rank {} is out of range (there are {} processes)", rootRank, group.size());
+  std::vector<Tensor *> weights;
+  for (Graph *g : ir_.getAllGraphs())
+    for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
+      if (t->hasTensorData()) weights.push_back(t);
+  std::sort(weights.begin(), weights.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
+  weightsToHost();
+  std::vector<char> mine;
+  for (const Tensor *t : weights) mine.insert(mine.end(), t->tensorData().data(), t->tensorData().data() + t->info.nbytes());
+  std::vector<char> all(mine.size() * static_cast<size_t>(group.size()));
+  group.allGather(mine.data(), static_cast<int64_t>(mine.size()), all.data());
+  const char *root = all.data() + mine.size() * static_cast<size_t>(rootRank);
+  for (Tensor *t : weights) {
+    t->setTensorData(root, t->info.nbytes());
+    root += t->info.nbytes();
+  }
+  weightsFromHost();
+}
+
 // Data is laid out [batchesPerStep, accumulationFactor, replicas, ...]: for
 // each micro-batch the host streams are read in replica order, the replicas
 // run concurrently, and the anchors are written in replica order. Micro-batch

@@ -11,6 +11,7 @@ namespace popart::popx {
 
 class Communicator;
 class ReplicaThreads;
+class ProcessGroup;
 
 class Executor {
 public:
@@ -30,6 +31,9 @@ public:
   void run(IStepIO &io);
   /// Every replica's weights := those of global replica `root`.
   void broadcastWeights(int64_t root);
+  /// Host weights and every replica's weights := those of process `rootRank`
+  /// of `group` (Horovod's broadcast_weights; the session itself may be local).
+  void broadcastWeightsOverProcesses(ProcessGroup &group, int64_t rootRank);
   void addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica);
 
   int64_t localReplicas() const { return static_cast<int64_t>(replicas_.size()); }

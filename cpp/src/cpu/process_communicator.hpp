@@ -23,6 +23,7 @@ public:
 protected:
   const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) override;
   void release(int64_t local) override { barrier_.wait(); }
+  void localBarrier() override { barrier_.wait(); }
 
 private:
   std::shared_ptr<ProcessGroup> group_;

@@ -40,6 +40,8 @@ CommGroup commGroup(const Op &op) {
   return CommGroup(static_cast<CommGroupType>(g[0]), static_cast<unsigned>(g[1]));
 }
 
+bool hostAllReduce(const Op &op) { return op.attr<Attributes::Int>("hostAllReduce", 0) != 0; }
+
 int64_t groupSize(const Op &op) {
   const int64_t replicas = op.getIr().getSessionOptions().getGlobalReplicationFactor();
   try {

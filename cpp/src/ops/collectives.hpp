@@ -16,6 +16,8 @@ Kind kindOf(const Op &op);
 int64_t collectiveOperator(const Op &op);
 /// The replica group (attribute [type, size]); All when absent.
 CommGroup commGroup(const Op &op);
+/// The gradient reduction also averages over the host processes (hostAllReduce).
+bool hostAllReduce(const Op &op);
 /// Replicas in the op's group for the session's global replication factor.
 int64_t groupSize(const Op &op);
 

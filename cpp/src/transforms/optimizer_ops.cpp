@@ -106,6 +106,8 @@ TensorId addReplicaReduction(Ir &ir, const WeightUpdate &u) {
   const TensorId in = u.ins.at(1), out = in + "__allReduced";
   Attributes attrs;
   attrs.setAttribute("__collectiveOperator", Attributes::Int(runningMean(ir) ? 1 : 0));  // Mean : Add
+  // hostAllReduce: then the mean over the host processes (Horovod's DistributedOptimizer attaches them).
+  if (ir.getSessionOptions().hostAllReduce) attrs.setAttribute("hostAllReduce", Attributes::Int(1));
   Op *op = g.createConnectedOp(graphcoreOp(u.accumulated ? "ReplicatedAllReduceInplace" : "ReplicatedAllReduce"),
                                {{0, in}}, {{0, out}}, attrs, "GradReduce_" + u.w->id);
   if (u.accumulated) op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
@@ -131,7 +133,7 @@ WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad) {
     u.ins[1] = addAccumulator(ir, w, grad, u.spec.accumType);
     u.accumulated = true;
   }
-  if (replicasPerUpdate(ir) > 1) u.ins[1] = addReplicaReduction(ir, u);
+  if (replicasPerUpdate(ir) > 1 || ir.getSessionOptions().hostAllReduce) u.ins[1] = addReplicaReduction(ir, u);
   return u;
 }
 

@@ -25,6 +25,31 @@ def train_mode(out, local, micro, opt):
         np.savez(out, **w)
 
 
+def hvd_mode(out, insert):
+    """Horovod flow: each rank its own data and initial weights; hostAllReduce
+    session, DistributedOptimizer, broadcast_weights from rank 0."""
+    import horovod.popart as hvd
+    from _replica_models import initial_weights, build, optimizer
+    hvd.init()
+    rank = hvd.rank()
+    data = make_data(STEPS, 1, hvd.size(), BATCH)
+    mine = [{k: v[:, rank:rank + 1] for k, v in d.items()} for d in data]
+    proto, loss = build(BATCH, initial_weights(seed=rank))
+    opts = popart.SessionOptions()
+    opts.hostAllReduce = True
+    opt = optimizer("sgd")
+    s = popart.TrainingSession(fnModel=proto, dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("All")}),
+                               loss=loss, optimizer=opt, userOptions=opts,
+                               deviceInfo=popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    if insert:
+        hvd.DistributedOptimizer(opt, s, opts).insert_host_allreduce()
+    hvd.broadcast_weights(s, root_rank=0)
+    s.weightsFromHost()
+    w = train(s, mine, 1, 1)
+    np.savez(out + f".{rank}", **w)
+
+
 def main():
     mode, out = sys.argv[1], sys.argv[2]
     if mode == "train":
@@ -44,6 +69,8 @@ def main():
         except popart.popart_exception as e:
             print(f"rank {rank} caught: {e}", flush=True)
             sys.exit(3)
+    elif mode in ("hvd", "hvd-no-allreduce"):
+        hvd_mode(out, insert=mode == "hvd")
     elif mode == "broadcast":
         rank = distributed.rank()
         from _replica_models import initial_weights

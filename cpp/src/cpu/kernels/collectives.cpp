@@ -47,6 +47,13 @@ public:
     if (grad && kind == Kind::ReduceScatter) cop = CollectiveOp::Add;  // the gradient of an all-gather
     switch (kind) {
     case Kind::AllReduce:
+      if (!grad && collectives::hostAllReduce(op)) {
+        prog.add([=] {
+          comm->allReduce(r, group, cop, x.raw(), y.raw(), type, x.nelms());
+          comm->hostAllReduce(r, y.raw(), type, y.nelms());
+        });
+        break;
+      }
       prog.add([=] { comm->allReduce(r, group, cop, x.raw(), y.raw(), type, x.nelms()); });
       break;
     case Kind::ReduceScatter: {  // x padded to G shards of y
