@@ -109,7 +109,7 @@ void reduceInto(CollectiveOp op, DataType type, const std::vector<const char *> 
 } // namespace
 
 Communicator::Communicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset)
-    : scratch_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
+    : outs_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
       offset_(globalOffset) {}
 Communicator::~Communicator() = default;
 
@@ -146,19 +146,33 @@ void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op,
     if (out != in) std::memmove(out, in, static_cast<size_t>(bytes));
     return;
   }
-  auto &tmp = scratch_[static_cast<size_t>(local)];
-  if (tmp.size() < static_cast<size_t>(bytes)) tmp.resize(static_cast<size_t>(bytes));
-  {
-    const auto &all = exchange(local, in, bytes);
-    try {
-      reduceInto(op, type, groupOf(g, global_, offset_ + local, all).ptrs, 0, n, tmp.data());
-    } catch (...) {
-      release(local);
-      throw;
+  // Local replica j reduces elements [n j / L, n (j + 1) / L) for every local
+  // replica's output: each element is read and written by one thread only, so
+  // out may be in, and the work splits over the replica threads.
+  outs_[static_cast<size_t>(local)] = out;
+  const auto &all = exchange(local, in, bytes);
+  const int64_t begin = n * local / local_, end = n * (local + 1) / local_;
+  const int64_t elem = bytes / std::max<int64_t>(n, 1);
+  try {
+    std::vector<const char *> done;  // first member of each group already reduced, and where to
+    std::vector<char *> doneOut;
+    for (int64_t m = 0; m < local_ && end > begin; ++m) {
+      char *o = static_cast<char *>(outs_[static_cast<size_t>(m)]) + begin * elem;
+      const Members members = groupOf(g, global_, offset_ + m, all);
+      auto seen = std::find(done.begin(), done.end(), members.ptrs.front());
+      if (seen != done.end()) {
+        std::memcpy(o, doneOut[static_cast<size_t>(seen - done.begin())], static_cast<size_t>((end - begin) * elem));
+        continue;
+      }
+      reduceInto(op, type, members.ptrs, begin, end - begin, o);
+      done.push_back(members.ptrs.front());
+      doneOut.push_back(o);
     }
+  } catch (...) {
+    release(local);
+    throw;
   }
-  release(local);  // nobody reads `in` any more: out (maybe in) may be written
-  std::memcpy(out, tmp.data(), static_cast<size_t>(bytes));
+  release(local);
 }
 
 void Communicator::allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes) {

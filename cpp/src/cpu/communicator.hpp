@@ -88,7 +88,7 @@ private:
   std::shared_ptr<ProcessGroup> hostGroup_;
   std::vector<char> hostRecv_;
   void *hostResult_ = nullptr;
-  std::vector<std::vector<char>> scratch_;  // per local replica
+  std::vector<void *> outs_;  // per local replica: its all-reduce output (read after exchange())
   int64_t local_, global_, offset_;
 };
 
