@@ -61,6 +61,9 @@ Block::~Block() { std::free(data); }
 Devicex::Devicex(Ir &ir, int64_t localReplica, Communicator *comm)
     : ir_(ir), replica_(localReplica), comm_(comm), rng_(ir.randomState()) {}
 
+Devicex::Devicex(Ir &ir, const Devicex &weights)
+    : ir_(ir), replica_(weights.replica_), comm_(weights.comm_), weightsFrom_(&weights), rng_(ir.randomState()) {}
+
 Communicator &Devicex::communicator() const {
   if (!comm_) throw internal_error("replica {} has no communicator (it was not created by an Executor)", replica_);
   return *comm_;
@@ -87,6 +90,13 @@ void Devicex::copy(const TensorView &dst, const TensorView &src) {
 }
 
 void Devicex::allocatePersistent(const Tensor *t) {
+  if (weightsFrom_ && t->tensorType() != TensorType::Stream) {  // a pipelining instance: shared state
+    auto it = weightsFrom_->buffers_.find(t);
+    if (it == weightsFrom_->buffers_.end())
+      throw internal_error("pipelining instance: tensor '{}' has no buffer in the first instance", t->id);
+    buffers_[t] = it->second;
+    return;
+  }
   blocks_.push_back(std::make_unique<Block>(t->info.nbytes()));
   persistentBytes_ += blocks_.back()->size;
   buffers_[t] = blocks_.back()->data;
@@ -154,7 +164,25 @@ Sequence Devicex::growGraph(const Graph &g) {
     (g.isMainGraph() && op->settings.executionContext == ExecutionContext::AccumulateOuterFragment ? outer : inner)
         .push_back(op);
   if (!outer.empty()) outerProgram_ = growOps(outer);
-  return growOps(inner);
+  if (!g.isMainGraph()) return growOps(inner);
+  Sequence all;
+  int64_t stage = -1;
+  for (size_t i = 0; i < inner.size();) {
+    const Op *op = inner[i];
+    auto own = op->settings.pipelineStage ? op->settings.pipelineStage : op->settings.vgraphId;
+    if (own) stage = *own;
+    if (stage < 0) stage = 0;
+    size_t j = i + 1;
+    for (; j < inner.size(); ++j) {
+      auto s = inner[j]->settings.pipelineStage ? inner[j]->settings.pipelineStage : inner[j]->settings.vgraphId;
+      if (s && *s != stage) break;
+    }
+    Sequence seg = growOps({inner.begin() + static_cast<std::ptrdiff_t>(i), inner.begin() + static_cast<std::ptrdiff_t>(j)});
+    all.add(seg);
+    segments_.push_back({stage, std::move(seg), static_cast<int64_t>(j - i)});
+    i = j;
+  }
+  return all;
 }
 
 const Sequence &Devicex::graphProgram(const Graph &g) {
@@ -210,6 +238,7 @@ bool modifiedByOps(const Tensor *t) {
 } // namespace
 
 const uint64_t *Devicex::hostWriteCounter(const Tensor *t) const {
+  if (weightsFrom_) return weightsFrom_->hostWriteCounter(t);  // the host writes the first instance
   const bool hostOnly = t->tensorType() == TensorType::Const ||
                         (t->tensorType() == TensorType::Variable && !ir_.isTraining());
   return hostOnly && !modifiedByOps(t) ? &hostWrites_ : nullptr;
@@ -315,6 +344,14 @@ void *Devicex::remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, b
 }
 
 void Devicex::writeAnchors() { writeAnchors(*io_, microBatch_); }
+
+void Devicex::writeAnchorsFrom(const Devicex &src, IStepIO &io, const MicroBatch &mb) {
+  for (const auto &id : ir_.getDataFlow().anchors()) {
+    if (anchorsStoredByOps_.count(id)) continue;
+    const Tensor *t = ir_.getMainGraph().getTensor(id);
+    writeAnchor(io, id, src.buffers_.at(t), t->info, mb);
+  }
+}
 
 void Devicex::writeAnchors(IStepIO &io, const MicroBatch &mb) {
   for (const auto &id : ir_.getDataFlow().anchors()) {

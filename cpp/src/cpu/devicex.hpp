@@ -46,6 +46,10 @@ class Devicex {
 public:
   /// `localReplica`: this instance's replica among the process's replicas.
   explicit Devicex(Ir &ir, int64_t localReplica = 0, Communicator *comm = nullptr);
+  /// A further instance of the same replica for pipelining: weights, constants
+  /// and optimizer state are `weights`'s buffers; activations, inputs and
+  /// scratch are its own. `weights` must be prepared first.
+  Devicex(Ir &ir, const Devicex &weights);
   ~Devicex();
 
   /// Plans memory, creates the Opxs and grows every program.
@@ -74,7 +78,18 @@ public:
   void runOuter(uint64_t rngCounter);
   bool hasOuter() const { return !outerProgram_.empty(); }
   void writeAnchors();
+  /// This instance's anchor writer (Sum state, IO) with `src`'s anchor values.
+  void writeAnchorsFrom(const Devicex &src, IStepIO &io, const MicroBatch &mb);
   void endRun() { io_ = nullptr; }
+
+  /// The main program's inner ops split where the pipeline stage changes
+  /// (schedule order); ops without a stage join the previous run of ops.
+  struct Segment {
+    int64_t stage;
+    Sequence prog;
+    int64_t ops = 0;
+  };
+  const std::vector<Segment> &segments() const { return segments_; }
 
   /// The seed and micro-batch counter the random kernels of this replica draw from.
   const Ir::RandomState &randomState() const { return rng_; }
@@ -149,6 +164,8 @@ private:
   std::unordered_map<const Tensor *, std::vector<TensorCallback>> callbacks_;
   int64_t replica_ = 0;  // local replica of this instance
   Communicator *comm_ = nullptr;
+  const Devicex *weightsFrom_ = nullptr;
+  std::vector<Segment> segments_;
   Ir::RandomState rng_;
   uint64_t hostWrites_ = 0;  // weightsFromHost / writeTensorToDevice / broadcastWeights calls
   IStepIO *io_ = nullptr;  // while run() runs, for HostLoad/HostStore

@@ -8,7 +8,9 @@
 #include "popart/logging.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include "pipeline_runner.hpp"
 #include "replica_threads.hpp"
+#include <set>
 #include <algorithm>
 #include <omp.h>
 #if defined(__x86_64__)
@@ -106,9 +108,89 @@ void Executor::prepare() {
   } else {
     replicas_.front()->prepare();
   }
+  std::string why;
+  if (ir_.getSessionOptions().enablePipelining) {
+    if (pipelineApplies(why)) {
+      const auto &segs = replicas_.front()->segments();
+      std::set<int64_t> stages;
+      for (const auto &s : segs) stages.insert(s.stage);
+      const int64_t perRun = ir_.isTraining() ? ir_.getSessionOptions().getAccumulationFactor()
+                                              : ir_.getDataFlow().batchesPerStep() *
+                                                    ir_.getSessionOptions().getAccumulationFactor();
+      const int64_t K = std::max<int64_t>(1, std::min<int64_t>(perRun, static_cast<int64_t>(segs.size())));
+      std::vector<Devicex *> instances{replicas_.front().get()};
+      for (int64_t k = 1; k < K; ++k) {
+        pipelineInstances_.push_back(std::make_unique<Devicex>(ir_, *replicas_.front()));
+        pipelineInstances_.back()->prepare();
+        instances.push_back(pipelineInstances_.back().get());
+      }
+      const int stagesN = static_cast<int>(stages.size());
+      pipeline_ = std::make_unique<PipelineRunner>(instances, std::max(1, omp_get_max_threads() / stagesN));
+    } else {
+      logging::devicex::warn("enablePipelining: the stages run one after the other: {}", why);
+    }
+  }
   prepared_ = true;
   logging::devicex::info("{} local replica(s), {} thread(s) each{}", R, threadsPerReplica(),
                          sequential_ ? ", run one after the other (host IO in the program)" : "");
+}
+
+bool Executor::pipelineApplies(std::string &why) const {
+  std::set<int64_t> stages;
+  for (const auto &s : replicas_.front()->segments()) stages.insert(s.stage);
+  if (stages.size() < 2) return why = "fewer than two pipeline stages (pipelineStage / virtualGraph annotations)", false;
+  if (localReplicas() > 1) return why = "pipelining with replication runs each replica's stages in turn", false;
+  if (sequential_ || findOp(ir_, isCollective) ||
+      findOp(ir_, [](const Op &op) { return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op); }))
+    return why = "the program has collectives or host IO ops", false;
+  if (ir_.isTraining() && ir_.getSessionOptions().getAccumulationFactor() < 2)
+    return why = "training without gradient accumulation updates the weights after every micro-batch", false;
+  return true;
+}
+
+std::string Executor::pipelineSummary() const {
+  if (!pipeline_) return "";
+  std::string s = "pipeline: " + std::to_string(pipeline_->stages()) + " stage(s) on " +
+                  std::to_string(pipeline_->threadsPerStage()) + " thread(s) each, " +
+                  std::to_string(pipeline_->inFlight()) + " micro-batch(es) in flight; segments:";
+  for (const auto &seg : replicas_.front()->segments())
+    s += " [stage " + std::to_string(seg.stage) + ": " + std::to_string(seg.ops) + " ops]";
+  return s;
+}
+
+void Executor::runPipelined(IStepIO &io) {
+  const auto &opts = ir_.getSessionOptions();
+  const int64_t bps = ir_.getDataFlow().batchesPerStep(), accum = opts.getAccumulationFactor();
+  const int64_t G = comm_->globalReplicas(), offset = comm_->globalOffset();
+  const uint64_t base = ir_.randomState().counter;
+  Devicex &main = *replicas_.front();
+  auto mbOf = [&](int64_t b, int64_t a) {
+    return Devicex::MicroBatch{b, 0, b == 0 && a == 0, b == bps - 1 && a == accum - 1};
+  };
+  auto counter = [&](int64_t m) { return base + static_cast<uint64_t>(m * G + offset); };
+  // Micro-batch m of one pipelined run is (b0 + m / accum, m % accum).
+  auto runBatches = [&](int64_t b0, int64_t count) {
+    pipeline_->run(
+        count,
+        [&](int64_t m, Devicex &d) {
+          const int64_t b = b0 + m / accum, a = m % accum;
+          d.beginMicroBatch(io, mbOf(b, a), counter(b * accum + a));
+          d.readInputs();
+        },
+        [&](int64_t m, Devicex &d) {
+          const int64_t b = b0 + m / accum, a = m % accum;
+          main.writeAnchorsFrom(d, io, mbOf(b, a));
+        });
+  };
+  if (!ir_.isTraining()) {
+    runBatches(0, bps * accum);
+  } else {
+    for (int64_t b = 0; b < bps; ++b) {
+      runBatches(b, accum);
+      if (main.hasOuter()) main.runOuter(counter((b + 1) * accum));
+    }
+  }
+  ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
 }
 
 void Executor::forReplicas(const std::function<void(int64_t)> &task) {
@@ -227,20 +309,25 @@ void Executor::run(IStepIO &io) {
   const int64_t c0 = readTicks();
   comm_->reset();
   struct EndRun {
-    std::vector<std::unique_ptr<Devicex>> &replicas;
+    std::vector<std::unique_ptr<Devicex>> &replicas, &instances;
     ~EndRun() {
       for (auto &d : replicas) d->endRun();
+      for (auto &d : instances) d->endRun();
     }
-  } endRun{replicas_};
-  runSteps(io);
+  } endRun{replicas_, pipelineInstances_};
+  if (pipeline_) runPipelined(io);
+  else runSteps(io);
   lastRunTicks_ = readTicks() - c0;
   lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
 }
 
 std::vector<OpStats> Executor::opStats() const {
   std::vector<OpStats> sum = replicas_.front()->opStats();
-  for (size_t r = 1; r < replicas_.size(); ++r) {
-    const auto &s = replicas_[r]->opStats();
+  std::vector<const Devicex *> others;
+  for (size_t r = 1; r < replicas_.size(); ++r) others.push_back(replicas_[r].get());
+  for (const auto &d : pipelineInstances_) others.push_back(d.get());
+  for (const Devicex *d : others) {
+    const auto &s = d->opStats();
     for (size_t i = 0; i < sum.size() && i < s.size(); ++i) {
       sum[i].calls += s[i].calls;
       sum[i].time += s[i].time;
@@ -251,6 +338,7 @@ std::vector<OpStats> Executor::opStats() const {
 
 void Executor::resetStats() {
   for (auto &d : replicas_) d->resetStats();
+  for (auto &d : pipelineInstances_) d->resetStats();
 }
 
 } // namespace popart::popx

@@ -11,6 +11,7 @@ namespace popart::popx {
 
 class Communicator;
 class ReplicaThreads;
+class PipelineRunner;
 class ProcessGroup;
 
 class Executor {
@@ -46,6 +47,8 @@ public:
   int64_t plannedBytes() const { return replicas_.front()->plannedBytes(); }
   int64_t persistentBytes() const { return replicas_.front()->persistentBytes(); }
   int threadsPerReplica() const;
+  /// Placement for the report: stages, segments, in-flight micro-batches (empty when not pipelined).
+  std::string pipelineSummary() const;
   int64_t lastRunTicks() const { return lastRunTicks_; }
   int64_t lastRunNanoseconds() const { return lastRunNs_; }
 
@@ -54,11 +57,17 @@ private:
   /// the program does host IO itself (HostLoad/HostStore keep their order).
   void forReplicas(const std::function<void(int64_t)> &task);
   void runSteps(IStepIO &io);
+  void runPipelined(IStepIO &io);
+  /// Pipelining applies: stages annotated, one local replica, and weights that
+  /// change only between batches (inference, or training with accumulation).
+  bool pipelineApplies(std::string &why) const;
 
   Ir &ir_;
   std::unique_ptr<Communicator> comm_;
   std::vector<std::unique_ptr<Devicex>> replicas_;
   std::unique_ptr<ReplicaThreads> threads_;
+  std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of replica 0
+  std::unique_ptr<PipelineRunner> pipeline_;
   bool prepared_ = false, sequential_ = false;
   int64_t lastRunTicks_ = 0, lastRunNs_ = 0;
 };

@@ -29,6 +29,7 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   std::snprintf(line, sizeof(line), "replicas: %lld in this process, %d thread(s) each (memory above is per replica)\n",
                 static_cast<long long>(devicex_->localReplicas()), devicex_->threadsPerReplica());
   os << line;
+  if (!devicex_->pipelineSummary().empty()) os << devicex_->pipelineSummary() << "\n";
   std::snprintf(line, sizeof(line), "time in ops since last reset: %.3f ms over %zu ops\n", total.count() / 1e6, stats.size());
   os << line;
   std::snprintf(line, sizeof(line), "%-48s %-24s %10s %12s %8s %12s\n", "op", "type", "calls", "total ms", "%", "out bytes");
