@@ -5,7 +5,9 @@ Configurations (the same global batch per step, SGD with momentum):
   1r x 2t      one replica, OMP_NUM_THREADS=2                    (the baseline)
   2r x 1t      two local replicas (replica threads), 1 thread each
   2p x 1t      two MPI processes (mpiexec -n 2), one replica each, 1 thread each
-  pipe 2s      a 2-stage pipeline (enablePipelining, 2 virtual graphs), 1 thread per stage
+  pipe 2s      a 2-stage pipeline (enablePipelining, 2 virtual graphs), 1 thread per stage;
+               gradient accumulation of 4 micro-batches of a quarter of the batch (the
+               pipeline needs micro-batches in flight), so the same samples per step
 
 Models: mlp (784-1024-1024-10) and cnn (two 3x3 convolutions + pooling + dense
 on 1x28x28). Each configuration runs in its own process(es); the figure is the
@@ -25,32 +27,49 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BPS = 10
 
 
-def build(model, batch):
+def build(model, batch, pipelined=False):
+    """The model; pipelined: its first half on pipeline stage / virtual graph 0, the rest on 1."""
+    import contextlib
+
     import numpy as np
     import popart
     rng = np.random.RandomState(0)
     b = popart.Builder()
-    label = None
+
+    def stage(s):
+        if not pipelined:
+            return contextlib.nullcontext()
+        stack = contextlib.ExitStack()
+        stack.enter_context(b.pipelineStage(s))
+        stack.enter_context(b.virtualGraph(s))
+        return stack
+
     if model == "mlp":
         x = b.addInputTensor(popart.TensorInfo("FLOAT", [batch, 784]), "x")
         h = x
         for i, (n_in, n_out) in enumerate([(784, 1024), (1024, 1024), (1024, 10)]):
-            w = b.addInitializedInputTensor((rng.standard_normal((n_in, n_out)) * 0.03).astype(np.float32), f"W{i}")
-            h = b.aiOnnx.matmul([h, w])
-            if i < 2:
-                h = b.aiOnnx.relu([h])
+            with stage(0 if i == 0 else 1):
+                w = b.addInitializedInputTensor((rng.standard_normal((n_in, n_out)) * 0.03).astype(np.float32),
+                                                f"W{i}")
+                h = b.aiOnnx.matmul([h, w])
+                if i < 2:
+                    h = b.aiOnnx.relu([h])
     else:
         x = b.addInputTensor(popart.TensorInfo("FLOAT", [batch, 1, 28, 28]), "x")
         h = x
         for i, (c_in, c_out) in enumerate([(1, 32), (32, 64)]):
-            w = b.addInitializedInputTensor((rng.standard_normal((c_out, c_in, 3, 3)) * 0.1).astype(np.float32), f"C{i}")
-            h = b.aiOnnx.relu([b.aiOnnx.conv([h, w], pads=[1, 1, 1, 1])])
-            h = b.aiOnnx.maxpool([h], num_outputs=1, kernel_shape=[2, 2], strides=[2, 2])[0]
-        h = b.aiOnnx.flatten([h], axis=1)
-        w = b.addInitializedInputTensor((rng.standard_normal((64 * 7 * 7, 10)) * 0.02).astype(np.float32), "D")
-        h = b.aiOnnx.matmul([h, w])
+            with stage(i):
+                w = b.addInitializedInputTensor((rng.standard_normal((c_out, c_in, 3, 3)) * 0.1).astype(np.float32),
+                                                f"C{i}")
+                h = b.aiOnnx.relu([b.aiOnnx.conv([h, w], pads=[1, 1, 1, 1])])
+                h = b.aiOnnx.maxpool([h], num_outputs=1, kernel_shape=[2, 2], strides=[2, 2])[0]
+        with stage(1):
+            h = b.aiOnnx.flatten([h], axis=1)
+            w = b.addInitializedInputTensor((rng.standard_normal((64 * 7 * 7, 10)) * 0.02).astype(np.float32), "D")
+            h = b.aiOnnx.matmul([h, w])
     label = b.addInputTensor(popart.TensorInfo("INT32", [batch]), "label")
-    loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([h], axis=1), label])
+    with stage(1):
+        loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([h], axis=1), label])
     return b, x, label, loss, h
 
 
@@ -61,12 +80,15 @@ def worker(model, config, batch, steps):
     local = 2 if config == "2r" else 1
     nproc = 2 if config == "2p" else 1
     micro_batch = batch // (local * nproc)
-    b, x, label, loss, h = build(model, micro_batch)
+    pipe = config == "pipe"
+    b, x, label, loss, h = build(model, micro_batch // 4 if pipe else micro_batch, pipelined=pipe)
+    if pipe:  # the same samples per step: 4 micro-batches of a quarter
+        micro_batch //= 4
     opts = popart.SessionOptions()
     opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
     if config == "pipe":
         opts.enablePipelining = True
-        opts.virtualGraphMode = popart.VirtualGraphMode.Auto
+        opts.virtualGraphMode = popart.VirtualGraphMode.Manual
         opts.enableGradientAccumulation = True
         opts.accumulationFactor = 4
     if local > 1:

@@ -6,8 +6,8 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "replication"))
-from _replica_models import make_data, session, train  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from replication._replica_models import make_data, session, train  # noqa: E402
 
 import popart  # noqa: E402
 from popart import distributed  # noqa: E402
@@ -29,7 +29,7 @@ def hvd_mode(out, insert):
     """Horovod flow: each rank its own data and initial weights; hostAllReduce
     session, DistributedOptimizer, broadcast_weights from rank 0."""
     import horovod.popart as hvd
-    from _replica_models import initial_weights, build, optimizer
+    from replication._replica_models import initial_weights, build, optimizer
     hvd.init()
     rank = hvd.rank()
     data = make_data(STEPS, 1, hvd.size(), BATCH)
@@ -73,7 +73,7 @@ def main():
         hvd_mode(out, insert=mode == "hvd")
     elif mode == "broadcast":
         rank = distributed.rank()
-        from _replica_models import initial_weights
+        from replication._replica_models import initial_weights
         s = session(BATCH, 1, 1, "sgd", weights=initial_weights(seed=rank), global_replicas=2, offset=rank)
         s.broadcastWeights(0)
         w = train(s, [], 1, 1)

@@ -11,8 +11,7 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-sys.path.insert(0, os.path.join(HERE, "..", "replication"))
-from _replica_models import make_data, max_rel_diff, merged, session, train  # noqa: E402
+from replication._replica_models import make_data, max_rel_diff, merged, session, train  # noqa: E402
 
 SPEC = os.environ.get("POPART_SPEC_DIR", "/work/shared/spec")
 BATCH, STEPS = 4, 3

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "replication"))
-from _replica_models import make_data, max_rel_diff, merged, session, train  # noqa: E402
+from replication._replica_models import make_data, max_rel_diff, merged, session, train  # noqa: E402
 
 MPIEXEC = os.path.join(os.path.dirname(sys.executable), "mpiexec")
 BATCH, STEPS = 4, 3
@@ -61,7 +60,7 @@ def test_broadcast_weights_from_rank_0(tmp_path):
     p, _ = mpirun(["broadcast", out], timeout=90)
     assert p.returncode == 0, p.stdout + p.stderr
     w0, w1 = dict(np.load(out + ".0.npz")), dict(np.load(out + ".1.npz"))
-    from _replica_models import initial_weights
+    from replication._replica_models import initial_weights
     for k, v in initial_weights(seed=0).items():
         np.testing.assert_array_equal(w0[k], v)
         np.testing.assert_array_equal(w1[k], v)  # rank 1 started from seed 1
@@ -73,7 +72,7 @@ def test_without_mpi4py_the_error_says_what_to_install(tmp_path):
     fake.mkdir()
     (fake / "__init__.py").write_text("raise ImportError('no mpi4py here')\n")
     code = ("import popart, numpy as np\n"
-            "from _replica_models import session\n"
+            "from replication._replica_models import session\n"
             "try:\n    session(4, 1, 1, 'sgd', global_replicas=2, offset=0)\n"
             "except popart.popart_exception as e:\n    print('ERR', e)\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path))

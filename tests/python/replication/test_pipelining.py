@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import popart
-from _replica_models import IN, HID, OUT, initial_weights, optimizer
+from replication._replica_models import IN, HID, OUT, initial_weights, optimizer
 
 BATCH = 4
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import popart
-from _replica_models import make_data, max_rel_diff, merged, session, train
+from replication._replica_models import make_data, max_rel_diff, merged, session, train
 
 BATCH, STEPS = 4, 3
 
