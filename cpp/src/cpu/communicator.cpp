@@ -109,7 +109,7 @@ void reduceInto(CollectiveOp op, DataType type, const std::vector<const char *> 
 } // namespace
 
 Communicator::Communicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset)
-    : outs_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
+    : outs_(static_cast<size_t>(localReplicas)), work_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
       offset_(globalOffset) {}
 Communicator::~Communicator() = default;
 
@@ -123,18 +123,16 @@ int64_t Communicator::indexInGroup(const CommGroup &g, int64_t local) const {
 
 namespace {
 
-struct Members {
-  std::vector<const char *> ptrs;  // contributions of the group, in group order
-  int64_t index;                   // this replica's index in its group
-};
-
-Members groupOf(const CommGroup &g, int64_t global, int64_t replica, const std::vector<const char *> &all) {
+// The contributions of `replica`'s group of g, in group order, into `ptrs`
+// (reused storage: no allocation once it has the group's size); returns the
+// replica's index in its group.
+int64_t groupOf(const CommGroup &g, int64_t global, int64_t replica, const std::vector<const char *> &all,
+                std::vector<const char *> &ptrs) {
   const ReplicaGrouping rg = toReplicaGrouping(g, static_cast<unsigned>(global));
-  Members m;
   const unsigned group = rg.getGroupAt(static_cast<unsigned>(replica));
-  for (unsigned r : rg.getReplicasAt(group)) m.ptrs.push_back(all[r]);
-  m.index = rg.getIndexInGroupAt(static_cast<unsigned>(replica));
-  return m;
+  ptrs.clear();
+  for (unsigned i = 0; i < rg.getGroupSize(); ++i) ptrs.push_back(all[rg.getReplicaAt(group, i)]);
+  return rg.getIndexInGroupAt(static_cast<unsigned>(replica));
 }
 
 } // namespace
@@ -154,19 +152,19 @@ void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op,
   const int64_t begin = n * local / local_, end = n * (local + 1) / local_;
   const int64_t elem = bytes / std::max<int64_t>(n, 1);
   try {
-    std::vector<const char *> done;  // first member of each group already reduced, and where to
-    std::vector<char *> doneOut;
+    auto &w = work_[static_cast<size_t>(local)];
+    w.done.clear();
     for (int64_t m = 0; m < local_ && end > begin; ++m) {
       char *o = static_cast<char *>(outs_[static_cast<size_t>(m)]) + begin * elem;
-      const Members members = groupOf(g, global_, offset_ + m, all);
-      auto seen = std::find(done.begin(), done.end(), members.ptrs.front());
-      if (seen != done.end()) {
-        std::memcpy(o, doneOut[static_cast<size_t>(seen - done.begin())], static_cast<size_t>((end - begin) * elem));
+      groupOf(g, global_, offset_ + m, all, w.members);
+      const char *first = w.members.front();  // identifies the group
+      auto seen = std::find_if(w.done.begin(), w.done.end(), [&](const auto &d) { return d.first == first; });
+      if (seen != w.done.end()) {  // another local replica of the same group: same values
+        std::memcpy(o, seen->second, static_cast<size_t>((end - begin) * elem));
         continue;
       }
-      reduceInto(op, type, members.ptrs, begin, end - begin, o);
-      done.push_back(members.ptrs.front());
-      doneOut.push_back(o);
+      reduceInto(op, type, w.members, begin, end - begin, o);
+      w.done.emplace_back(first, o);
     }
   } catch (...) {
     release(local);
@@ -177,9 +175,10 @@ void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op,
 
 void Communicator::allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes) {
   const auto &all = exchange(local, in, bytes);
-  const Members m = groupOf(g, global_, offset_ + local, all);
-  for (size_t k = 0; k < m.ptrs.size(); ++k)
-    std::memcpy(static_cast<char *>(out) + static_cast<int64_t>(k) * bytes, m.ptrs[k], static_cast<size_t>(bytes));
+  auto &members = work_[static_cast<size_t>(local)].members;
+  groupOf(g, global_, offset_ + local, all, members);
+  for (size_t k = 0; k < members.size(); ++k)
+    std::memcpy(static_cast<char *>(out) + static_cast<int64_t>(k) * bytes, members[k], static_cast<size_t>(bytes));
   release(local);
 }
 
@@ -188,12 +187,13 @@ void Communicator::reduceScatter(int64_t local, const CommGroup &g, CollectiveOp
   const int64_t elem = TensorInfo(type, {}).nbytes();
   const int64_t G = groupSize(g);
   const auto &all = exchange(local, in, G * n * elem);
-  const Members m = groupOf(g, global_, offset_ + local, all);
+  auto &members = work_[static_cast<size_t>(local)].members;
+  const int64_t index = groupOf(g, global_, offset_ + local, all, members);
   try {
     if (op == CollectiveOp::Local)
-      std::memcpy(out, m.ptrs[static_cast<size_t>(m.index)] + m.index * n * elem, static_cast<size_t>(n * elem));
+      std::memcpy(out, members[static_cast<size_t>(index)] + index * n * elem, static_cast<size_t>(n * elem));
     else
-      reduceInto(op, type, m.ptrs, m.index * n, n, out);
+      reduceInto(op, type, members, index * n, n, out);
   } catch (...) {
     release(local);
     throw;
@@ -205,9 +205,10 @@ void Communicator::broadcast(int64_t local, const CommGroup &g, int64_t root, vo
   if (root < 0 || root >= groupSize(g))
     throw error("broadcast root {} is out of range for groups of {} replicas", root, groupSize(g));
   const auto &all = exchange(local, data, bytes);
-  const Members m = groupOf(g, global_, offset_ + local, all);
+  auto &members = work_[static_cast<size_t>(local)].members;
+  const int64_t index = groupOf(g, global_, offset_ + local, all, members);
   // Only the root's buffer is read, and the root does not write.
-  if (m.index != root) std::memcpy(data, m.ptrs[static_cast<size_t>(root)], static_cast<size_t>(bytes));
+  if (index != root) std::memcpy(data, members[static_cast<size_t>(root)], static_cast<size_t>(bytes));
   release(local);
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace popart::popx {
@@ -89,6 +90,11 @@ private:
   std::vector<char> hostRecv_;
   void *hostResult_ = nullptr;
   std::vector<void *> outs_;  // per local replica: its all-reduce output (read after exchange())
+  struct Work {                // per local replica thread, reused between collectives
+    std::vector<const char *> members;
+    std::vector<std::pair<const char *, const char *>> done;  // group (first member) -> reduced chunk
+  };
+  std::vector<Work> work_;
   int64_t local_, global_, offset_;
 };
 
