@@ -8,6 +8,7 @@ void bindIrAutodiff(py::module_ &m);  // bind_ir_autodiff.cpp
 }
 #include "numpy_util.hpp"
 #include "popart/attributes.hpp"
+#include "popart/dataflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
@@ -97,6 +98,24 @@ void bindTensor(py::module_ &m) {
       .def("__repr__", [](Tensor &t) { return "Tensor(" + t.id + ", " + t.info.toString() + ")"; });
 }
 
+/// An attribute as a Python value (graphs by id).
+py::object fromAttribute(const Attributes::Value &v) {
+  return std::visit([](const auto &x) -> py::object {
+    using T = std::decay_t<decltype(x)>;
+    if constexpr (std::is_same_v<T, Attributes::Graph>) {
+      return py::str(x.id);
+    } else if constexpr (std::is_same_v<T, Attributes::Graphs>) {
+      py::list l;
+      for (const auto &g : x) l.append(py::str(g.id));
+      return l;
+    } else if constexpr (std::is_same_v<T, Attributes::Tensor>) {
+      return py::bytes(x.data.data(), x.data.size());
+    } else {
+      return py::cast(x);
+    }
+  }, v);
+}
+
 void bindOp(py::module_ &m) {
   py::class_<Op, std::unique_ptr<Op, py::nodelete>>(m, "Op")
       .def_property_readonly("id", [](Op &o) { return o.id; })
@@ -109,6 +128,28 @@ void bindOp(py::module_ &m) {
       .def("outTensor", [](Op &o, int i) { return o.outTensor(i); }, ref)
       .def("inId", [](Op &o, int i) { return o.inId(i); })
       .def("outId", [](Op &o, int i) { return o.outId(i); })
+      .def("hasAttribute", [](Op &o, const std::string &n) { return o.attributes().hasAttribute(n); })
+      .def("getAttribute", [](Op &o, const std::string &n) {
+        auto it = o.attributes().values().find(n);
+        if (it == o.attributes().values().end()) throw error("{} has no attribute '{}'", o.debugName(), n);
+        return fromAttribute(it->second);
+      }, py::arg("name"))
+      .def("hasVirtualGraphId", [](Op &o) { return o.settings.vgraphId.has_value(); })
+      .def("getVirtualGraphId", [](Op &o) {
+        if (!o.settings.vgraphId) throw error("{} has no virtual graph id", o.debugName());
+        return *o.settings.vgraphId;
+      })
+      .def("setVirtualGraphId", [](Op &o, std::optional<VGraphId> v) { o.settings.vgraphId = v; }, py::arg("value"))
+      .def("hasPipelineStage", [](Op &o) { return o.settings.pipelineStage.has_value(); })
+      .def("setPipelineStage", [](Op &o, std::optional<PipelineStage> v) { o.settings.pipelineStage = v; },
+           py::arg("value"))
+      .def("getExecutionContext", [](Op &o) { return o.settings.executionContext; })
+      .def("setExecutionContext", [](Op &o, ExecutionContext c) { o.settings.executionContext = c; }, py::arg("value"))
+      .def("modifies", [](Op &o, int i) { return o.modifies(i); }, py::arg("inIndex"))
+      .def("aliases", [](Op &o, int i, int j) { return o.aliases(i, j); }, py::arg("inIndex"), py::arg("outIndex"))
+      .def("setAttribute", [](Op &o, const std::string &n, const py::handle &v) {
+        o.attributes().setAttribute(n, toAttribute(n, v));
+      }, py::arg("name"), py::arg("value"))
       .def("getInputIds", [](Op &o) {
         std::map<int, TensorId> r;
         for (auto &kv : o.input->tensorMap()) r[kv.first] = kv.second->id;
@@ -187,6 +228,11 @@ void bindIr(py::module_ &m) {
       .def("getAllGraphs", &Ir::getAllGraphs, ref)
       .def("getSessionOptions", py::overload_cast<>(&Ir::getSessionOptions), ref)
       .def("setUserOptions", &Ir::setUserOptions)
+      .def("getDataFlow", &Ir::getDataFlow, ref)
+      .def("setDataFlow", &Ir::setDataFlow, py::arg("dataFlow"))
+      .def("getFinalLossId", &Ir::getFinalLossId)
+      .def("setFinalLossId", &Ir::setFinalLossId, py::arg("id"))
+      .def("isTraining", &Ir::isTraining)
       .def("setPatterns", &Ir::setPatterns)
       .def("isPrepared", &Ir::isPrepared)
       .def("setIsPrepared", &Ir::setIsPrepared)
@@ -211,6 +257,9 @@ void bindIrModule(py::module_ &parent) {
   m.attr("DataType") = parent.attr("DataType");
   m.attr("SessionOptions") = parent.attr("SessionOptions");
   m.attr("Patterns") = parent.attr("Patterns");
+  for (const char *name : {"ExecutionContext", "TileSet", "TensorStorage", "ReplicatedTensorSharding", "TensorLocation",
+                           "CommGroup", "CommGroupType", "DataFlow", "AnchorReturnType"})
+    if (py::hasattr(parent, name)) m.attr(name) = parent.attr(name);
   bindOperatorIdentifier(m, parent);
   bindTensor(m);
   bindOp(m);

@@ -1,4 +1,5 @@
 """Graph contexts: the graph ops go to, name scopes and in-sequence scheduling."""
+import functools
 from contextlib import contextmanager
 
 _graph_stack = []
@@ -59,3 +60,59 @@ def in_sequence(enabled: bool = True):
     finally:
         g._in_sequence = prev
         g._last_op = None
+
+
+_ipus = []
+_tile_sets = []
+_debug_contexts = []
+
+
+@contextmanager
+def ipu(ipu: int):
+    """Ops created inside are placed on IPU `ipu` (their virtual graph; on the CPU, a core group)."""
+    if isinstance(ipu, bool) or not isinstance(ipu, int) or ipu < 0:
+        raise ValueError(f"ipu({ipu!r}): expected a non-negative int")
+    _ipus.append(ipu)
+    try:
+        yield
+    finally:
+        _ipus.pop()
+
+
+@contextmanager
+def io_tiles():
+    """Ops created inside run on the IO tiles (PopXL's overlapped IO; a label on the CPU)."""
+    _tile_sets.append("io")
+    try:
+        yield
+    finally:
+        _tile_sets.pop()
+
+
+def op_debug_context(name=None):
+    """Decorator: the ops a function creates are named under the function's name (or `name`) for logs and
+    DOT files. Use as ``@op_debug_context`` or ``@op_debug_context("name")``."""
+    def wrap(fn, label):
+        @functools.wraps(fn)
+        def inner(*args, **kwargs):
+            _debug_contexts.append(label)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _debug_contexts.pop()
+        return inner
+    if callable(name):
+        return wrap(name, name.__name__)
+    return lambda fn: wrap(fn, name or fn.__name__)
+
+
+def _current_ipu():
+    return _ipus[-1] if _ipus else None
+
+
+def _current_tile_set() -> str:
+    return _tile_sets[-1] if _tile_sets else "compute"
+
+
+def _debug_prefix() -> str:
+    return "/".join(_debug_contexts)

@@ -46,6 +46,27 @@ class dtype:
         except (TypeError, KeyError):
             raise ValueError(f"{value!r} is not a type popxl supports") from None
 
+    @property
+    def is_complex(self) -> bool:
+        """True for complex64 and complex128."""
+        return self._name.startswith("complex")
+
+    @classmethod
+    def from_name(cls, name: str) -> "dtype":
+        """The dtype called `name` ("float32", "half", ...)."""
+        if name not in cls._by_name:
+            raise ValueError(f"'{name}' is not the name of a popxl dtype (known: {', '.join(sorted(cls._by_name))})")
+        return cls._by_name[name]
+
+    def as_torch(self):
+        """The torch dtype of this dtype (needs torch; raises for types torch has not)."""
+        import torch
+        name = {"bool": "bool", "float8_143": None, "float8_152": None}.get(self._name, self._name)
+        t = getattr(torch, name, None) if name else None
+        if t is None:
+            raise TypeError(f"popxl.{self._name} has no torch equivalent")
+        return t
+
     @classmethod
     def _from_pb(cls, pb):
         for d in cls._by_name.values():
@@ -87,3 +108,4 @@ complex128 = dtype("complex128", np.complex128, False, False, True, 16, "COMPLEX
 double = float64
 half = float16
 float = float32
+dtype._by_name.update({"double": float64, "half": float16, "float": float32})

@@ -13,6 +13,13 @@ class Graph:
         self._in_sequence = False
         self._last_op = None
         self._by_ref_inputs = set()
+        self._alias_roots = {}  # tensor id -> id of the tensor whose memory it shares (in-place outputs)
+        self._last_modifier = {}  # root tensor id -> the last op created that modifies it
+        self._tile_sets = {}  # op id -> "io" for ops created under io_tiles()
+        self._op_created_hooks = {}
+        self._variable_settings = {}  # variable id -> replica_grouping / retrieval_mode
+        self._locations = {}  # tensor id -> TensorLocation
+        self._hook_ids = itertools.count()
         self._ids = itertools.count()
 
     @property
@@ -49,6 +56,49 @@ class Graph:
         return tuple(self._wrap(t.id) for t in self._pb_graph.getTensorsOfType(tt))
 
     @property
+    def inputs_by_name(self):
+        """The graph's inputs keyed by name."""
+        return {t.name: t for t in self.inputs}
+
+    def get_tensor(self, tensor_id: str):
+        """The tensor `tensor_id` of this graph."""
+        if not self._pb_graph.hasTensor(tensor_id):
+            raise ValueError(f"graph '{self.name}' has no tensor '{tensor_id}'")
+        return self._wrap(tensor_id)
+
+    @property
+    def called_graphs(self):
+        """The graphs this graph's ops call (Call, repeat bodies, branches), each once."""
+        seen = []
+        for op in self._pb_graph.getOps():
+            for attr in ("callee", "body", "then_branch", "else_branch"):
+                if op.hasAttribute(attr):
+                    gid = op.getAttribute(attr)
+                    if gid not in seen:
+                        seen.append(gid)
+        return tuple(self._ir.get_graph(gid) for gid in seen)
+
+    @property
+    def main_graph(self):
+        """The main graph of this graph's Ir."""
+        return self._ir.main_graph
+
+    def register_op_created_hook(self, fn) -> int:
+        """Calls `fn(op)` for every op created in this graph from now on; returns a handle for
+        remove_op_created_hook."""
+        if not callable(fn):
+            raise TypeError(f"register_op_created_hook: {fn!r} is not callable")
+        handle = next(self._hook_ids)
+        self._op_created_hooks[handle] = fn
+        return handle
+
+    def remove_op_created_hook(self, handle: int) -> None:
+        """Stops the hook registered under `handle`."""
+        if handle not in self._op_created_hooks:
+            raise ValueError(f"graph '{self.name}' has no op-created hook {handle}")
+        del self._op_created_hooks[handle]
+
+    @property
     def variables(self):
         from popxl.tensor import _TT
         return self._of_type(_TT.Variable)
@@ -63,9 +113,15 @@ class Graph:
         if not self._pb_graph.isMainGraph():
             base = f"{self.id}/{base}"
         tid = base
-        while self._ir._pb_ir_has_tensor(tid) or tid in self._ir._d2h:
+        while self._ir._pb_ir_has_tensor(tid) or tid in self._ir._d2h or tid in self._ir._h2d:
             tid = f"{base}_{next(self._ids)}"
         return tid
+
+    def _check_mutable(self, what: str):
+        if getattr(self._ir, "_frozen", False):
+            import popart_core
+            raise popart_core.popart_exception(f"{what} in graph '{self.name}': the Ir belongs to a Session now "
+                                               "and cannot change")
 
     def _check_in_graph(self, t, what: str):
         from popxl.tensor import Tensor

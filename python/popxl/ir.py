@@ -2,6 +2,7 @@
 import inspect
 import itertools
 
+import popart_core
 from popart._internal import ir as _ir
 from popxl.graph import Graph
 
@@ -9,7 +10,15 @@ from popxl.graph import Graph
 class Ir:
     """An IR: a main graph plus the sub-graphs created from Python functions."""
 
+    _ids = itertools.count()
+
     def __init__(self, replication: int = 1):
+        if replication == "popdist":
+            raise ValueError("Ir(replication='popdist'): popdist is not available here; launch instances with "
+                             "mpiexec and pass the replication factor of this instance")
+        if isinstance(replication, bool) or not isinstance(replication, int) or replication < 1:
+            raise ValueError(f"Ir(replication={replication!r}): expected a positive int")
+        self._id = next(Ir._ids)
         self._pb_ir = _ir.Ir()
         self._graphs = {}
         self._graph_ids = itertools.count()
@@ -74,8 +83,83 @@ class Ir:
             return type(value)(graph_input(v.shape, v.dtype, f"{pname}_{i}") for i, v in enumerate(value))
         return value
 
+    @property
+    def id(self) -> int:
+        """A number unique to this Ir in the process."""
+        return self._id
+
+    @property
+    def instance_replication_factor(self) -> int:
+        """Replicas run by this process (all of them: one instance)."""
+        return self.replication_factor
+
+    def replica_grouping(self, stride: int = 1, group_size=None):
+        """Replicas grouped `group_size` at a time, `stride` apart (group_size defaults to
+        replication_factor // stride)."""
+        from popxl.replica_grouping import ReplicaGrouping
+        return ReplicaGrouping._from_stride(self.replication_factor, stride, group_size)
+
+    def replica_grouping_from_assignments(self, assignment):
+        """A grouping from the group number of each replica."""
+        from popxl.replica_grouping import ReplicaGrouping
+        if len(assignment) != self.replication_factor:
+            raise ValueError(f"replica_grouping_from_assignments: {len(assignment)} assignments for "
+                             f"{self.replication_factor} replicas")
+        return ReplicaGrouping._from_assignments(assignment)
+
+    def get_all_d2h_streams(self):
+        """The device-to-host streams some host_store op writes."""
+        return set(self._stored_streams())
+
+    def get_all_h2d_streams(self):
+        """The host-to-device streams some host_load op reads."""
+        return set(self._loaded_streams())
+
+    # ---- for popxl.Session ----
+    def _host_io_ops(self, op_type: str):
+        for g in self._pb_ir.getAllGraphs():
+            for op in g.getOps():
+                if op.opType() == op_type:
+                    yield op
+
+    def _loaded_streams(self):
+        """The host-to-device streams some host_load op reads, in creation order."""
+        ids = {op.getAttribute("streamTensorId") for op in self._host_io_ops("HostLoad")}
+        return [s for tid, s in self._h2d.items() if tid in ids]
+
+    def _stored_streams(self):
+        """The device-to-host streams some host_store op writes, in creation order."""
+        ids = {op.getAttribute("streamTensorId") for op in self._host_io_ops("HostStore")}
+        return [s for tid, s in self._d2h.items() if tid in ids]
+
+    def _freeze(self):
+        """Sets the data flow and options a session compiles the Ir with; it must not change afterwards."""
+        if getattr(self, "_frozen", False):
+            return
+        if self.num_host_transfers < 1:
+            raise ValueError(f"Ir.num_host_transfers is {self.num_host_transfers}, expected at least 1")
+        anchors = {s.tensor_id: popart_core.AnchorReturnType("All") for s in self._stored_streams()}
+        self._pb_ir.setDataFlow(popart_core.DataFlow(self.num_host_transfers, anchors))
+        opts = self._pb_ir.getSessionOptions()
+        opts.enableExplicitMainLoops = True
+        if self.replication_factor > 1:
+            opts.enableReplicatedGraphs = True
+            opts.replicatedGraphCount = self.replication_factor
+        self._frozen = True
+
     def dot_checkpoint(self, check: str, save_dir=None) -> None:
-        """Writes a DOT file of the IR for check point `check` (when dot checks are enabled)."""
+        """Writes a Graphviz DOT file of the IR for check point `check` into `save_dir` (default: the
+        session option logDir, else the working directory). Which check points write is chosen by the
+        dotChecks option and POPART_DOT_CHECKS (names separated by ':', or ALL); when neither selects
+        any, every check point writes."""
+        import os
+        opts = self._pb_ir.getSessionOptions()
+        env = os.environ.get("POPART_DOT_CHECKS", "")
+        if not opts.dotChecks and not env:
+            opts.dotChecks = {"ALL"}
+        if save_dir is not None:
+            os.makedirs(save_dir, exist_ok=True)
+            opts.logDir = str(save_dir)
         self._pb_ir.dotCheckpoint(check)
 
     def __repr__(self):

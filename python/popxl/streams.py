@@ -34,10 +34,8 @@ class DeviceToHostStream(_Stream):
 
 def h2d_stream(shape, dtype, name=None) -> HostToDeviceStream:
     """A new host-to-device stream of tensors of `shape` and `dtype` (main graph)."""
-    from popxl.tensor import _info
     g = context.get_main_graph()
     tid = g._new_id(name or "h2d_stream")
-    g._pb_graph.addStream(tid, _info(dtype, shape))
     s = HostToDeviceStream(g.ir, tid, shape, dtype)
     g.ir._h2d[tid] = s
     return s

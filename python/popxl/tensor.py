@@ -14,17 +14,27 @@ class Tensor:
     """A tensor of a popxl graph (wraps a popart._internal.ir Tensor as `_pb_tensor`)."""
 
     def __init__(self, pb_tensor, graph):
-        self._pb_tensor = pb_tensor
+        self._id = pb_tensor.id
         self._graph = graph
+
+    @property
+    def _pb_tensor(self):
+        """The bound IR tensor, looked up by id (a session's compilation may have removed it)."""
+        pb_graph = self._graph._pb_graph
+        if not pb_graph.hasTensor(self._id):
+            raise popart_core.popart_exception(
+                f"tensor '{self._id}' is no longer in graph '{self._graph.name}': compiling the Ir for a session "
+                "removed it (nothing used it)")
+        return pb_graph.getTensor(self._id)
 
     # ---- properties ----
     @property
     def id(self) -> str:
-        return self._pb_tensor.id
+        return self._id
 
     @property
     def name(self) -> str:
-        return self._pb_tensor.id
+        return self._id
 
     @property
     def dtype(self) -> _dtype:
@@ -59,14 +69,47 @@ class Tensor:
     def T(self):
         return self.transpose()
 
+    @property
+    def ipu(self) -> int:
+        """The IPU (virtual graph) of the op that produced the tensor, 0 when unplaced."""
+        pb = self._pb_tensor
+        if pb.hasProducer() and pb.getProducer().hasVirtualGraphId():
+            return pb.getProducer().getVirtualGraphId()
+        return 0
+
+    @property
+    def tile_set(self) -> str:
+        """"io" when produced under io_tiles(), else "compute"."""
+        pb = self._pb_tensor
+        if pb.hasProducer():
+            return self._graph._tile_sets.get(pb.getProducer().id, "compute")
+        return "compute"
+
+    @property
+    def scope(self) -> str:
+        """The name scope the tensor was created in ("" at top level)."""
+        return self._id.rsplit("/", 1)[0] if "/" in self._id else ""
+
+    @property
+    def location_info(self):
+        """The TensorLocation of the tensor (on chip, unsharded, unless set otherwise)."""
+        from popxl.tensor_location import TensorLocation
+        return self._graph._locations.get(self._id, TensorLocation())
+
+    @property
+    def in_sync_with_ipu(self) -> bool:
+        """For variables: whether the host copy holds the device's latest values (True outside sessions)."""
+        session = getattr(self.ir, "_session", None)
+        return session is None or session._host_in_sync or not isinstance(self, Variable)
+
     def __repr__(self):
         return f"Tensor[{self.id} {self.dtype.name} {self.shape}]"
 
     def __hash__(self):
-        return hash((id(self._graph._pb_graph), self.id))
+        return hash((id(self._graph), self._id))
 
     def __eq__(self, other):  # identity, as PopXL: tensors are dict keys
-        return isinstance(other, Tensor) and other._pb_tensor.id == self.id and other._graph is self._graph
+        return isinstance(other, Tensor) and other._id == self._id and other._graph is self._graph
 
     def __len__(self):
         if not self.shape:
@@ -121,6 +164,28 @@ class Tensor:
 class Variable(Tensor):
     """A tensor whose value persists between runs (a main-graph variable)."""
 
+    @property
+    def replica_grouping(self):
+        """How replicas share this variable's value (one value per group)."""
+        rg = self._graph._variable_settings.get(self._id, {}).get("replica_grouping")
+        return rg if rg is not None else self.ir.replica_grouping(group_size=self.ir.replication_factor)
+
+    @property
+    def retrieval_mode(self) -> str:
+        """"one_per_group" or "all_replicas": what the host reads back."""
+        return self._graph._variable_settings.get(self._id, {}).get("retrieval_mode") or "one_per_group"
+
+    @property
+    def shape_on_replica(self):
+        """The shape each replica holds."""
+        return self.shape
+
+    @property
+    def shape_on_host(self):
+        """The shape of the host data: a leading group dimension when there is more than one group."""
+        groups = self.replica_grouping.num_groups
+        return ((groups,) if groups > 1 else ()) + self.shape
+
 
 class Constant(Tensor):
     """A tensor with a value fixed when the graph is built."""
@@ -129,13 +194,13 @@ class Constant(Tensor):
 def _to_array(data, dtype) -> np.ndarray:
     if dtype is not None:
         dtype = _dtype.as_dtype(dtype)
-        return np.ascontiguousarray(np.asarray(data, dtype=dtype.as_numpy()))
+        return np.asarray(np.asarray(data, dtype=dtype.as_numpy()), order="C")
     arr = np.asarray(data)
     if arr.dtype == np.float64 and not isinstance(data, np.ndarray):
         arr = arr.astype(np.float32)  # Python floats default to float32, as in PopXL
     if arr.dtype == np.int64 and not isinstance(data, np.ndarray):
         arr = arr.astype(np.int32)
-    return np.ascontiguousarray(arr)
+    return np.asarray(arr, order="C")
 
 
 def _info(dt, shape):
@@ -144,6 +209,7 @@ def _info(dt, shape):
 
 def _init(data, dtype, name, kind, cls):
     g = context.get_current_graph()
+    g._check_mutable("creating a tensor")
     arr = _to_array(data, dtype)
     dt = _dtype.as_dtype(arr.dtype)
     tid = g._new_id(name or kind)
@@ -162,8 +228,15 @@ def constant(data, dtype=None, name: Optional[str] = None, downcast: bool = True
 
 def variable(data, dtype=None, name: Optional[str] = None, downcast: bool = True, replica_grouping=None,
              retrieval_mode=None) -> Variable:
-    """A variable tensor initialised with `data` in the main graph."""
-    return _init(data, dtype, name, "v", Variable)
+    """A variable tensor initialised with `data` in the main graph. `replica_grouping` gives one value per
+    group of replicas; `retrieval_mode` ("one_per_group" or "all_replicas") what the host reads back."""
+    if retrieval_mode not in (None, "one_per_group", "all_replicas"):
+        raise ValueError(f"variable '{name}': retrieval_mode {retrieval_mode!r} is not 'one_per_group' or "
+                         "'all_replicas'")
+    v = _init(data, dtype, name, "v", Variable)
+    if replica_grouping is not None or retrieval_mode is not None:
+        v._graph._variable_settings[v.id] = {"replica_grouping": replica_grouping, "retrieval_mode": retrieval_mode}
+    return v
 
 
 def graph_input(shape, dtype, name: Optional[str] = None, by_ref: bool = False, meta_shape=None) -> Tensor:

@@ -73,6 +73,9 @@ public:
   bool isTraining() const { return optimizer_ != nullptr; }
   const TensorId &getFinalLossId() const { return finalLossId_; }
   void setFinalLossId(const TensorId &id) { finalLossId_ = id; }
+  /// True for an IR built op by op with SessionOptions::enableExplicitMainLoops (PopXL's): its front end
+  /// orders in-place changes itself (creation order), and one run() runs the main graph once.
+  bool isExplicitProgram() const;
   /// Opset version of `domain` in the imported model (0 when absent).
   int64_t getOpSetVersion(const std::string &domain) const;
 

@@ -77,6 +77,8 @@ void Ir::setPatterns(const Patterns &p) { *patterns_ = p; }
 void Ir::setOnnxModel(const onnxpb::Model &m) { model_ = std::make_unique<onnxpb::Model>(m); }
 void Ir::setOptimizer(const Optimizer &o) { optimizer_ = o.clone(); }
 
+bool Ir::isExplicitProgram() const { return !model_ && options_->enableExplicitMainLoops; }
+
 int64_t Ir::getOpSetVersion(const std::string &domain) const {
   std::string d = domain.empty() ? Domain::ai_onnx : domain;
   if (model_)

@@ -271,10 +271,8 @@ void Executor::broadcastWeightsOverProcesses(ProcessGroup &group, int64_t rootRa
 // run concurrently, and the anchors are written in replica order. Micro-batch
 // (b, a) of replica r draws random numbers with counter base + (b A + a) R + r,
 // as if the replicas ran one after the other.
-void Executor::runSteps(IStepIO &io) {
-  const auto &opts = ir_.getSessionOptions();
-  const int64_t bps = ir_.getDataFlow().batchesPerStep();
-  const int64_t accum = opts.getAccumulationFactor(), R = localReplicas();
+void Executor::runSteps(IStepIO &io, int64_t bps, int64_t accum) {
+  const int64_t R = localReplicas();
   const int64_t G = comm_->globalReplicas(), offset = comm_->globalOffset();
   const uint64_t base = ir_.randomState().counter;
   auto counter = [&](int64_t b, int64_t a, int64_t r) {
@@ -315,8 +313,14 @@ void Executor::run(IStepIO &io) {
       for (auto &d : instances) d->endRun();
     }
   } endRun{replicas_, pipelineInstances_};
-  if (pipeline_) runPipelined(io);
-  else runSteps(io);
+  // IRs built op by op with SessionOptions::enableExplicitMainLoops (PopXL's)
+  // hold their loops and host IO themselves: one run() runs the main graph
+  // once, its HostLoad/HostStore ops reading and writing successive slices of
+  // the step IO. An imported ONNX model keeps the step loop, as PopART's
+  // main-loops transform would build it.
+  if (ir_.isExplicitProgram()) runSteps(io, 1, 1);
+  else if (pipeline_) runPipelined(io);
+  else runSteps(io, ir_.getDataFlow().batchesPerStep(), ir_.getSessionOptions().getAccumulationFactor());
   lastRunTicks_ = readTicks() - c0;
   lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
 }

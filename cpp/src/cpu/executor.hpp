@@ -56,7 +56,8 @@ private:
   /// Runs task(r) for every replica: concurrently, or one after the other when
   /// the program does host IO itself (HostLoad/HostStore keep their order).
   void forReplicas(const std::function<void(int64_t)> &task);
-  void runSteps(IStepIO &io);
+  /// bps x accum micro-batches on every replica.
+  void runSteps(IStepIO &io, int64_t bps, int64_t accum);
   void runPipelined(IStepIO &io);
   /// Pipelining applies: stages annotated, one local replica, and weights that
   /// change only between batches (inference, or training with accumulation).

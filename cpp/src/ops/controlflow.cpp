@@ -63,7 +63,24 @@ bool SubgraphOp::hasSideEffect() const {
     for (const auto &[id, op] : subgraph(name).getOps())
       if (op->hasSideEffect() || op->requiresRandomSeed()) return true;
   }
-  return false;
+  return !modifiedInputs().empty();
+}
+
+std::vector<InIndex> SubgraphOp::modifiedInputs() const {
+  const Attributes::Ints ins = attr<Attributes::Ints>("modifiedInputs", Attributes::Ints{});
+  return std::vector<InIndex>(ins.begin(), ins.end());
+}
+
+bool SubgraphOp::modifies(InIndex in) const {
+  const auto ins = modifiedInputs();
+  return std::find(ins.begin(), ins.end(), in) != ins.end();
+}
+
+void SubgraphOp::checkModifiedInputs() const {
+  for (InIndex i : modifiedInputs())
+    if (!hasInput(i))
+      throw error("attribute 'modifiedInputs' names input {}, which the op does not have ({} inputs)", i,
+                  input->maxIndex());
 }
 
 void SubgraphOp::checkInputCount(const Graph &g, size_t onnxInputs) const {
@@ -104,6 +121,7 @@ std::vector<TensorInfo> LoopOp::subgraphInputInfos(const std::string &, const st
 }
 
 void LoopOp::setup() {
+  checkModifiedInputs();
   const Graph &body = subgraph("body");
   numCarried_ = std::max(numExplicitInputs() - 2, 0);
   checkInputCount(body, 2 + static_cast<size_t>(numCarried_));
@@ -277,6 +295,7 @@ void ScanOp::setupScanOutputs(const Graph &body) {
 // ---- Call ----
 
 void CallOp::setup() {
+  checkModifiedInputs();
   const Graph &callee = subgraph("callee");
   const size_t n = static_cast<size_t>(numExplicitInputs());
   checkInputCount(callee, n);

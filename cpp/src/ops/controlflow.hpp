@@ -28,10 +28,16 @@ public:
   int numImplicitInputs() const { return static_cast<int>(attr<Attributes::Int>(kImplicitInputsAttribute, 0)); }
   /// One past the last ONNX input index: implicit inputs start here.
   int numExplicitInputs() const { return input->maxIndex() - numImplicitInputs(); }
-  /// True when an op of a sub-graph has one (so the op is neither folded nor pruned).
+  /// True when an op of a sub-graph has one, or the op modifies an input (so it is neither folded nor pruned).
   bool hasSideEffect() const override;
+  /// Inputs passed by reference (attribute "modifiedInputs", PopXL's by_ref graph inputs): what the sub-graph
+  /// writes into their sub-graph input is copied back into the caller's tensor once the op has run.
+  std::vector<InIndex> modifiedInputs() const;
+  bool modifies(InIndex in) const override;
 
 protected:
+  /// Throws unless every modified input is an input of the op.
+  void checkModifiedInputs() const;
   /// Throws unless sub-graph `g` has `onnxInputs` + numImplicitInputs() inputs.
   void checkInputCount(const Graph &g, size_t onnxInputs) const;
 };

@@ -1,6 +1,8 @@
 // HostLoad, HostStore, RemoteLoad and RemoteStore: see host_io.hpp.
 #include "host_io.hpp"
 #include "popart/error.hpp"
+#include "popart/graph.hpp"
+#include "popart/ir.hpp"
 #include "popart/opmanager.hpp"
 
 namespace popart {
@@ -20,6 +22,13 @@ void HostLoadOp::setup() {
 void HostStoreOp::setup() {
   if (input->n() != 1) throw error("takes one input (the tensor to store), got {}", input->n());
   streamId();
+}
+
+const HostStoreOp *findHostStore(const Ir &ir, const TensorId &id) {
+  for (const Graph *g : ir.getAllGraphs())
+    for (const auto &[opId, op] : g->getOps())
+      if (auto *store = dynamic_cast<const HostStoreOp *>(op.get()); store && store->streamId() == id) return store;
+  return nullptr;
 }
 
 int64_t RemoteIoOp::bufferId() const { return attr<Attributes::Int>("bufferid"); }

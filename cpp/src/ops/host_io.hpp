@@ -35,6 +35,9 @@ public:
   void setup() override;
 };
 
+/// The HostStore op (in any graph of `ir`) that writes host stream `id`, or null.
+const HostStoreOp *findHostStore(const Ir &ir, const TensorId &id);
+
 class RemoteIoOp : public Op {
 public:
   using Op::Op;

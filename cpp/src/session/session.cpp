@@ -90,8 +90,11 @@ void Session::countStepElements() {
         if (auto *load = dynamic_cast<const HostLoadOp *>(op.get()))
           stepElements_.inputs[load->streamId()] = perStep * load->outInfo(0).nelms();
   }
-  for (const auto &id : df.anchors())
-    stepElements_.anchors[id] = df.numReturned(id, accum) * replicas * ir_->getTensor(id)->info.nelms();
+  for (const auto &id : df.anchors()) {
+    const HostStoreOp *store = findHostStore(*ir_, id);
+    const TensorInfo &info = store ? store->inInfo(0) : ir_->getTensor(id)->info;
+    stepElements_.anchors[id] = df.numReturned(id, accum) * replicas * info.nelms();
+  }
 }
 
 void Session::prepareDevice(bool loadEngine) {

@@ -7,6 +7,7 @@
 #include "popart/logging.hpp"
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
+#include "ops/host_io.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/autodiff.hpp"
 #include "transforms/constfold.hpp"
@@ -24,7 +25,7 @@ namespace {
 
 void checkAnchors(const Ir &ir) {
   for (const auto &id : ir.getDataFlow().anchors())
-    if (!ir.getMainGraph().getTensors().contains(id))
+    if (!ir.getMainGraph().getTensors().contains(id) && !findHostStore(ir, id))
       throw error("anchor tensor '{}' is not in the model (it may have been removed as unused, or "
                   "the name is misspelt)", id);
 }
@@ -68,7 +69,9 @@ std::vector<IrPass> makePasses() {
       {"patterns", applyPatterns},
       {"dotFwd1", [](Ir &ir) { ir.dotCheckpoint("FWD1"); }},
       {"constantFolding", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { foldConstants(g); }); }},
-      {"orderModifiers", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { orderModifiers(g); }); }},
+      {"orderModifiers", [](Ir &ir) {
+         if (!ir.isExplicitProgram()) forEachGraph(ir, [](Graph &g) { orderModifiers(g); });
+       }},
       {"autodiff", differentiate},
       {"prune", [](Ir &ir) { prune(ir.getMainGraph()); }},
       {"hostCopyOps", [](Ir &ir) { if (ir.getSessionOptions().useHostCopyOps) addHostCopyOps(ir); }},

@@ -22,7 +22,7 @@ bool prune(Graph &g) {
   for (const auto &[id, op] : g.getOps()) {
     bool modifiesPersistent = false;
     for (const auto &[i, t] : op->input->tensorMap())
-      modifiesPersistent |= op->modifies(i) && t->tensorType() == TensorType::Variable;
+      modifiesPersistent |= op->modifies(i) && (t->tensorType() == TensorType::Variable || t->isGraphInput());
     if (op->hasSideEffect() || modifiesPersistent) work.push_back(op.get());
   }
   std::set<const Op *> keep;

@@ -20,6 +20,7 @@ def _as_tensor(g, x, like: Optional[Tensor]):
 def _op(op_type, inputs, attrs=None, domain=_ONNX, n_out=1, name=None, version=0, out_ids=None):
     """Creates op `domain.op_type` connected to `inputs` in the current graph; returns its outputs."""
     g = context.get_current_graph()
+    g._check_mutable(f"creating op {op_type}")
     like = next((t for t in inputs if isinstance(t, Tensor)), None)
     ins = [_as_tensor(g, x, like) for x in inputs]
     outs = out_ids if out_ids is not None else [g._new_id(f"{name or op_type}_out{i}" if n_out > 1 else
@@ -30,8 +31,51 @@ def _op(op_type, inputs, attrs=None, domain=_ONNX, n_out=1, name=None, version=0
     return [g._wrap(o) for o in outs]
 
 
+def _order_modifications(g, pb_op):
+    """Keeps creation order around in-place changes: an op that modifies a tensor runs after the ops
+    created before it that read the tensor (or an alias of it), and ops created after it that read the
+    tensor run after it."""
+    ins = pb_op.getInputIds()
+    outs = pb_op.getOutputIds()
+    roots = g._alias_roots
+    for i, tid in ins.items():
+        last = g._last_modifier.get(roots.get(tid, tid))
+        if last is not None and last.id != pb_op.id:
+            g._pb_graph.addTopoCon(last, pb_op)
+    for i, tid in ins.items():
+        if not pb_op.modifies(i):
+            continue
+        root = roots.get(tid, tid)
+        for alias in [t for t, r in roots.items() if r == root] + [root]:
+            if not g._pb_graph.hasTensor(alias):
+                continue
+            for reader in g._pb_graph.getTensor(alias).consumers():
+                if reader.id != pb_op.id:
+                    g._pb_graph.addTopoCon(reader, pb_op)
+        g._last_modifier[root] = pb_op
+    for o, oid in outs.items():
+        for i, tid in ins.items():
+            if pb_op.aliases(i, o):
+                roots[oid] = roots.get(tid, tid)
+
+
+def _placement(g, pb_op):
+    """Applies the ipu()/io_tiles() contexts to a new op and calls the graph's op-created hooks."""
+    ipu = context._current_ipu()
+    if ipu is not None:
+        pb_op.setVirtualGraphId(ipu)
+    tile_set = context._current_tile_set()
+    if tile_set != "compute":
+        g._tile_sets[pb_op.id] = tile_set
+    for hook in list(g._op_created_hooks.values()):
+        hook(pb_op)
+
+
 def _sequence(g, pb_op):
-    """Inside in_sequence(): orders `pb_op` after the previous op created in the block."""
+    """Places `pb_op`, orders it around in-place changes, and inside in_sequence() after the previous op
+    created in the block."""
+    _placement(g, pb_op)
+    _order_modifications(g, pb_op)
     if g._in_sequence:
         if g._last_op is not None:
             g._pb_graph.addTopoCon(g._last_op, pb_op)
@@ -92,19 +136,38 @@ def transpose(t: Tensor, permutation=None) -> Tensor:
     return _op("Transpose", [t], {"perm": perm})[0]
 
 
+def init(shape, dtype, name: Optional[str] = None, init_type: str = "zero") -> Tensor:
+    """A new tensor of `shape` and `dtype` in the current graph, zero-filled (init_type "zero") or left
+    undefined ("undef")."""
+    from popxl.dtypes import dtype as _dtype
+    kinds = {"undef": 0, "zero": 1}
+    if init_type not in kinds:
+        raise ValueError(f"init: init_type '{init_type}' is not one of {sorted(kinds)}")
+    dt = _dtype.as_dtype(dtype)
+    attrs = {"shape": [int(d) for d in shape], "data_type": int(dt._pb_dtype), "init_type": kinds[init_type]}
+    return _op("Init", [], attrs, domain=_GC, name=name or "init")[0]
+
+
 def host_load(h2d_stream, name: Optional[str] = None) -> Tensor:
-    """The next value of host-to-device stream `h2d_stream` as a tensor of the main graph."""
+    """The next value of host-to-device stream `h2d_stream` (in any graph: each run of the op reads the
+    next of the run's `num_host_transfers` values)."""
+    from popxl.streams import HostToDeviceStream
+    if not isinstance(h2d_stream, HostToDeviceStream):
+        raise TypeError(f"host_load: expected a HostToDeviceStream, got {type(h2d_stream).__name__}")
     g = context.get_current_graph()
-    if not g._pb_graph.isMainGraph():
-        raise ValueError(f"host_load of stream '{h2d_stream.tensor_id}' in sub-graph '{g.name}': "
-                         "host transfers happen in the main graph")
-    src = g._wrap(h2d_stream.tensor_id)
-    return _op("HostLoad", [src], {"streamTensorId": h2d_stream.tensor_id}, domain=_GC, name=name)[0]
+    if h2d_stream._ir is not g.ir:
+        raise ValueError(f"host_load: stream '{h2d_stream.tensor_id}' belongs to another Ir")
+    dst = init(h2d_stream.shape, h2d_stream.dtype, name=f"{name or h2d_stream.tensor_id}_init", init_type="undef")
+    return _op("HostLoad", [dst], {"streamTensorId": h2d_stream.tensor_id}, domain=_GC, name=name)[0]
 
 
 def host_store(d2h_stream, t: Tensor) -> None:
     """Sends `t` to the host on device-to-host stream `d2h_stream`."""
+    from popxl.streams import DeviceToHostStream
+    if not isinstance(d2h_stream, DeviceToHostStream):
+        raise TypeError(f"host_store: expected a DeviceToHostStream, got {type(d2h_stream).__name__}")
     g = context.get_current_graph()
+    g._check_mutable("host_store")
     g._check_in_graph(t, f"host_store to '{d2h_stream.tensor_id}'")
     if tuple(t.shape) != d2h_stream.shape or t.dtype != d2h_stream.dtype:
         raise ValueError(f"host_store: tensor '{t.id}' ({t.dtype.name} {t.shape}) does not match stream "
@@ -112,79 +175,3 @@ def host_store(d2h_stream, t: Tensor) -> None:
     pb_op = g._pb_graph.createConnectedOp(_GC, "HostStore", 0, {0: t.id}, {}, {"streamTensorId": d2h_stream.tensor_id},
                                           "")
     _sequence(g, pb_op)
-
-
-class CallSiteInfo:
-    """A call of a graph: the call op, the called graph and how tensors map between them."""
-
-    def __init__(self, pb_op, called_graph, parent_graph):
-        self._op = pb_op
-        self.called_graph = called_graph
-        self.parent_graph = parent_graph
-
-    @property
-    def inputs(self):
-        ids = self._op.getInputIds()
-        return tuple(self.parent_graph._wrap(ids[i]) for i in sorted(ids))
-
-    @property
-    def outputs(self):
-        ids = self._op.getOutputIds()
-        return tuple(self.parent_graph._wrap(ids[i]) for i in sorted(ids))
-
-    def graph_to_parent_input_index(self, idx: int) -> int:
-        return idx
-
-    def parent_to_graph_input_index(self, idx: int) -> int:
-        return idx
-
-    def graph_to_parent(self, graph_tensor: Tensor) -> Tensor:
-        """The tensor of the parent graph connected to `graph_tensor` (an input or output of the called graph)."""
-        gins = [t.id for t in self.called_graph.inputs]
-        gouts = [t.id for t in self.called_graph.outputs]
-        if graph_tensor.id in gins:
-            return self.inputs[gins.index(graph_tensor.id)]
-        if graph_tensor.id in gouts:
-            return self.outputs[gouts.index(graph_tensor.id)]
-        raise ValueError(f"tensor '{graph_tensor.id}' is neither an input nor an output of graph "
-                         f"'{self.called_graph.name}'")
-
-    def parent_input(self, idx: int) -> Tensor:
-        return self.inputs[idx]
-
-    def parent_output(self, idx: int) -> Tensor:
-        return self.outputs[idx]
-
-
-def call_with_info(graph, *inputs, inputs_dict: Optional[Mapping[Tensor, Tensor]] = None,
-                   check_inputs: bool = True) -> CallSiteInfo:
-    """Calls `graph` with `inputs` (positional, then `inputs_dict` keyed by the graph's input tensors)."""
-    g = context.get_current_graph()
-    g_inputs = graph.inputs
-    conn: Dict[int, Tensor] = {i: t for i, t in enumerate(inputs)}
-    pos = {t.id: i for i, t in enumerate(g_inputs)}
-    for sub_t, parent_t in (inputs_dict or {}).items():
-        if sub_t.id not in pos:
-            raise ValueError(f"call of graph '{graph.name}': '{sub_t.id}' is not an input of that graph")
-        conn[pos[sub_t.id]] = parent_t
-    if check_inputs and sorted(conn) != list(range(len(g_inputs))):
-        missing = [g_inputs[i].id for i in range(len(g_inputs)) if i not in conn]
-        raise ValueError(f"call of graph '{graph.name}' with {len(conn)} inputs: it has {len(g_inputs)} inputs"
-                         + (f"; missing {missing}" if missing else ""))
-    ins = {}
-    for i, t in sorted(conn.items()):
-        t = _as_tensor(g, t, g_inputs[i] if i < len(g_inputs) else None)
-        want = g_inputs[i]
-        if check_inputs and (t.shape != want.shape or t.dtype != want.dtype):
-            raise ValueError(f"call of graph '{graph.name}': input {i} '{t.id}' is {t.dtype.name} {t.shape}, "
-                             f"graph input '{want.id}' is {want.dtype.name} {want.shape}")
-        ins[i] = t.id
-    outs = {i: g._new_id(f"{graph.name}_out{i}") for i in range(len(graph.outputs))}
-    pb_op = g._pb_graph.createConnectedOp(_GC, "Call", 1, ins, outs, {"callee": graph._pb_graph}, "")
-    _sequence(g, pb_op)
-    return CallSiteInfo(pb_op, graph, g)
-
-
-def call(graph, *inputs, inputs_dict=None, check_inputs: bool = True):
-    """Calls `graph`; returns its outputs as a tuple of tensors of the current graph."""
-    return call_with_info(graph, *inputs, inputs_dict=inputs_dict, check_inputs=check_inputs).outputs

@@ -52,15 +52,21 @@ void writeBool(const TensorView &v, bool b) { *static_cast<uint8_t *>(v.raw()) =
 // Op inputs [first, first + n) -> sub-graph inputs [to, to + n).
 struct InputBinding {
   std::vector<std::pair<size_t, TensorView>> items;
+  std::vector<std::pair<size_t, TensorView>> modified;  // by-reference inputs, copied back after the run
   void copyInto(const GraphRun &g) const {
     for (const auto &[i, v] : items) g.setInput(i, v);
+  }
+  void copyBack(const GraphRun &g) const {
+    for (const auto &[i, v] : modified) copyBytes(v.raw(), g.ins[i].raw(), v.nbytes());
   }
 };
 
 InputBinding bindInputs(const popx::Opx &opx, const SubgraphOp &op, InIndex first, size_t to) {
   InputBinding b;
-  for (InIndex i = first; i < op.input->maxIndex(); ++i)
+  for (InIndex i = first; i < op.input->maxIndex(); ++i) {
     b.items.emplace_back(to + static_cast<size_t>(i - first), opx.getInTensor(i));
+    if (op.modifies(i)) b.modified.push_back(b.items.back());
+  }
   return b;
 }
 
@@ -103,6 +109,7 @@ public:
     prog.add([=] {
       ins.copyInto(*callee);
       callee->run();
+      ins.copyBack(*callee);
       for (const auto &[i, v] : outs) copyBytes(v.raw(), callee->outs[i].raw(), v.nbytes());
     });
   }
@@ -147,6 +154,7 @@ struct LoopState {
       iterate(i);
       c = readBool(body->outs[0]);  // decides even without a cond input, as onnxruntime does
     }
+    implicit.copyBack(*body);
     for (const auto &s : scans)  // rows after an early exit
       if (s.raw() && i < rows)
         std::memset(static_cast<char *>(s.raw()) + i * (s.nbytes() / rows), 0,

@@ -1,0 +1,45 @@
+"""popart._internal.ir.op: one class per op type; ops of a graph are instances of their class."""
+import numpy as np
+import pytest
+
+import popart._internal.ir as _ir
+import popxl
+import popxl.ops as ops
+
+
+def test_classes_cover_the_registry():
+    types = {i.type for i in _ir.supportedOperations(True)}
+    assert {c[:-2] for c in _ir.op.__all__ if c.endswith("Op")} == types
+    for name in ["AddOp", "MatMulOp", "ReluInplaceOp", "CallOp", "LoopOp", "IfOp", "HostLoadOp"]:
+        assert hasattr(_ir.op, name), name
+    assert _ir.op.collectives.ReplicatedAllGatherOp is _ir.op.ReplicatedAllGatherOp
+    assert _ir.op.exchange.RemoteStoreOp is _ir.op.RemoteStoreOp
+    assert _ir.op.dynamic.DynamicSliceOp is _ir.op.DynamicSliceOp
+    assert not hasattr(_ir.op.collectives, "AddOp")
+
+
+def test_graph_ops_are_instances_of_their_class():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x = popxl.variable(np.ones((2, 2), np.float32))
+        y = ops.relu(x @ x)
+        g = ir.create_graph(lambda a: a + 1, y)
+        ops.call(g, y)
+    by_type = {op.opType(): op for op in ir.main_graph._pb_graph.getOps()}
+    assert isinstance(by_type["MatMul"], _ir.op.MatMulOp) and not isinstance(by_type["MatMul"], _ir.op.AddOp)
+    assert isinstance(by_type["Relu"], _ir.op.ReluOp)
+    assert isinstance(by_type["Call"], _ir.op.CallOp)
+    assert not isinstance("Relu", _ir.op.ReluOp)
+
+
+def test_create_connected_op_by_class():
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x = popxl.variable(np.arange(4, dtype=np.float32), name="x")
+    pb = ir.main_graph._pb_graph
+    op = pb.createConnectedOp_MulOp({0: "x", 1: "x"}, {0: "sq"})
+    assert isinstance(op, _ir.op.MulOp) and pb.getTensor("sq").info().shape() == [4]
+    t = pb.createConnectedOp_TransposeOp({0: "x"}, {0: "t"}, {"perm": [0]}, "my_transpose")
+    assert t.name() == "my_transpose" and t.getAttribute("perm") == [0]
+    with pytest.raises(Exception, match="x_missing"):
+        pb.createConnectedOp_ReluOp({0: "x_missing"}, {0: "r"})
