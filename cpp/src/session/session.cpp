@@ -5,7 +5,9 @@
 #include "onnx/import.hpp"
 #include "ops/host_io.hpp"
 #include "onnx/model.hpp"
+#include "popart/builder.hpp"
 #include "popart/dataflow.hpp"
+#include "popart/replicagrouping.hpp"
 #include "popart/devicemanager.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
@@ -19,6 +21,7 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/stepio.hpp"
 #include "popart/tensor.hpp"
+#include <cstdio>
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -40,10 +43,34 @@ Session::Session(std::shared_ptr<DeviceInfo> device, const std::string &name)
 
 Session::~Session() = default;
 
+namespace {
+
+// Variables with one value per group of replicas (Builder VariableSettings
+// with a CommGroup that splits the replicas) are not implemented: refuse them
+// instead of giving every replica the same value.
+void refuseGroupedVariables(const onnxpb::Model &m, const SessionOptions &o) {
+  const std::string prefix = sVariableSettingsMetadataPrefix;
+  const auto replicas = static_cast<unsigned>(o.getGlobalReplicationFactor());
+  for (const auto &p : m.metadataProps) {
+    if (p.key.rfind(prefix, 0) != 0) continue;
+    int type = 0, size = 0, mode = 0;
+    if (std::sscanf(p.value.c_str(), "%d,%d,%d", &type, &size, &mode) != 3) continue;
+    const CommGroup g(static_cast<CommGroupType>(type), static_cast<unsigned>(size));
+    if (toReplicaGrouping(g, replicas).getNumGroups() > 1)
+      throw error("variable '{}' has VariableSettings with one value per group of replicas (CommGroup type {}, "
+                  "size {}) over {} replicas; popart-cpu does not support grouped variables yet: use the default "
+                  "VariableSettings (one value for all replicas)",
+                  p.key.substr(prefix.size()), type, size, replicas);
+  }
+}
+
+} // namespace
+
 void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow, const InputShapeInfo &shapes,
                               const SessionOptions &options, const Patterns &patterns, const TensorId &loss,
                               const Optimizer *optimizer) {
   onnxpb::Model m = readModel(model);
+  refuseGroupedVariables(m, options);
   IrBundle b;
   b.model = &m;
   b.dataFlow = &dataFlow;

@@ -48,3 +48,19 @@ def test_broadcast_weights_root_out_of_range():
     s.broadcastWeights(0)  # replica 0 to all: no change
     with pytest.raises(popart.popart_exception, match="out of range"):
         s.broadcastWeights(5)
+
+
+def test_grouped_variable_settings_are_refused_not_ignored():
+    """One value per replica group is not implemented: a clear error, not every replica sharing one value."""
+    b = popart.Builder()
+    vs = popart.VariableSettings(popart.CommGroup(popart.CommGroupType.Consecutive, 2),
+                                 popart.VariableRetrievalMode.OnePerGroup)
+    w = b.addInitializedInputTensor(np.ones((2, 3), np.float32), vs, "w")
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [3]), "x")
+    y = b.aiOnnx.add([x, w])
+    opts = popart.SessionOptions()
+    opts.enableReplicatedGraphs = True
+    opts.replicatedGraphCount = 4
+    with pytest.raises(popart.popart_exception, match="grouped variables"):
+        popart.InferenceSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, [y]), userOptions=opts,
+                                deviceInfo=popart.DeviceManager().createCpuDevice())
