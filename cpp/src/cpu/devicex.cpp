@@ -62,7 +62,8 @@ Devicex::Devicex(Ir &ir, int64_t localReplica, Communicator *comm)
     : ir_(ir), replica_(localReplica), comm_(comm), rng_(ir.randomState()) {}
 
 Devicex::Devicex(Ir &ir, const Devicex &weights)
-    : ir_(ir), replica_(weights.replica_), comm_(weights.comm_), weightsFrom_(&weights), rng_(ir.randomState()) {}
+    : ir_(ir), replica_(weights.replica_), comm_(weights.comm_), weightsFrom_(&weights),
+      autoStages_(weights.autoStages_), rng_(ir.randomState()) {}
 
 Communicator &Devicex::communicator() const {
   if (!comm_) throw internal_error("replica {} has no communicator (it was not created by an Executor)", replica_);
@@ -167,14 +168,19 @@ Sequence Devicex::growGraph(const Graph &g) {
   if (!g.isMainGraph()) return growOps(inner);
   Sequence all;
   int64_t stage = -1;
+  auto stageOf = [&](const Op *op) -> std::optional<int64_t> {
+    if (op->settings.pipelineStage) return *op->settings.pipelineStage;
+    if (op->settings.vgraphId) return *op->settings.vgraphId;
+    auto it = autoStages_.find(op);
+    if (it != autoStages_.end()) return it->second;
+    return std::nullopt;
+  };
   for (size_t i = 0; i < inner.size();) {
-    const Op *op = inner[i];
-    auto own = op->settings.pipelineStage ? op->settings.pipelineStage : op->settings.vgraphId;
-    if (own) stage = *own;
+    if (auto own = stageOf(inner[i])) stage = *own;
     if (stage < 0) stage = 0;
     size_t j = i + 1;
     for (; j < inner.size(); ++j) {
-      auto s = inner[j]->settings.pipelineStage ? inner[j]->settings.pipelineStage : inner[j]->settings.vgraphId;
+      auto s = stageOf(inner[j]);
       if (s && *s != stage) break;
     }
     Sequence seg = growOps({inner.begin() + static_cast<std::ptrdiff_t>(i), inner.begin() + static_cast<std::ptrdiff_t>(j)});

@@ -90,6 +90,9 @@ public:
     int64_t ops = 0;
   };
   const std::vector<Segment> &segments() const { return segments_; }
+  /// Stages chosen by the executor (VirtualGraphMode::Auto), used where ops
+  /// have neither pipelineStage nor virtualGraph. Set before prepare().
+  void setAutoStages(std::unordered_map<const Op *, int64_t> stages) { autoStages_ = std::move(stages); }
 
   /// The seed and micro-batch counter the random kernels of this replica draw from.
   const Ir::RandomState &randomState() const { return rng_; }
@@ -166,6 +169,7 @@ private:
   Communicator *comm_ = nullptr;
   const Devicex *weightsFrom_ = nullptr;
   std::vector<Segment> segments_;
+  std::unordered_map<const Op *, int64_t> autoStages_;
   Ir::RandomState rng_;
   uint64_t hostWrites_ = 0;  // weightsFromHost / writeTensorToDevice / broadcastWeights calls
   IStepIO *io_ = nullptr;  // while run() runs, for HostLoad/HostStore

@@ -73,6 +73,53 @@ uint64_t programFingerprint(Ir &ir) {
   return std::hash<std::string>{}(s);
 }
 
+// VirtualGraphMode::Auto for a pipelined model without annotations: forward
+// ops split in schedule order into n stages of about equal output size; a
+// backward op goes with the latest stage among the tensors it touches (the
+// gradient of x counts as x). Unplaced ops join the stage before them.
+std::unordered_map<const Op *, int64_t> autoStages(Ir &ir, int64_t n) {
+  std::unordered_map<const Op *, int64_t> stages;
+  const auto schedule = ir.getMainGraph().getOpSchedule();
+  size_t forwardEnd = schedule.size();
+  if (ir.isTraining())
+    for (size_t i = 0; i < schedule.size(); ++i)
+      for (const auto &[k, t] : schedule[i]->output->tensorMap())
+        if (t->id == ir.getFinalLossId()) forwardEnd = i + 1;
+  auto cost = [](const Op *op) {
+    int64_t c = 1;
+    for (const auto &[k, t] : op->output->tensorMap()) c += t->info.nelms();
+    return c;
+  };
+  int64_t total = 0, done = 0;
+  for (size_t i = 0; i < forwardEnd; ++i) total += cost(schedule[i]);
+  std::unordered_map<TensorId, int64_t> tensorStage;
+  for (size_t i = 0; i < forwardEnd; ++i) {
+    const int64_t s = std::min<int64_t>(n - 1, done * n / std::max<int64_t>(total, 1));
+    done += cost(schedule[i]);
+    stages[schedule[i]] = s;
+    for (const auto &[k, t] : schedule[i]->input->tensorMap()) tensorStage.emplace(t->id, s);
+    for (const auto &[k, t] : schedule[i]->output->tensorMap()) tensorStage[t->id] = s;
+  }
+  const std::string grad = reservedGradientPrefix();
+  auto stageOf = [&](const TensorId &id) -> int64_t {
+    auto it = tensorStage.find(id.rfind(grad, 0) == 0 ? id.substr(grad.size()) : id);
+    return it == tensorStage.end() ? -1 : it->second;
+  };
+  for (size_t i = forwardEnd; i < schedule.size(); ++i) {
+    int64_t s = -1;
+    for (const auto &[k, t] : schedule[i]->input->tensorMap()) s = std::max(s, stageOf(t->id));
+    for (const auto &[k, t] : schedule[i]->output->tensorMap()) s = std::max(s, stageOf(t->id));
+    if (s >= 0) stages[schedule[i]] = s;
+  }
+  return stages;
+}
+
+bool annotated(Ir &ir) {
+  for (const Op *op : ir.getMainGraph().getOpSchedule())
+    if (op->settings.pipelineStage || op->settings.vgraphId) return true;
+  return false;
+}
+
 } // namespace
 
 Executor::Executor(Ir &ir) : Executor(ir, makeCommunicator(ir)) {}
@@ -91,6 +138,9 @@ void Executor::prepare() {
     pc->checkSameProgram(programFingerprint(ir_), "the model and session options (ops, shapes, batchesPerStep, "
                                                   "accumulation and replication factors)");
   const int64_t R = localReplicas();
+  const auto &o = ir_.getSessionOptions();
+  if (o.enablePipelining && o.virtualGraphMode == VirtualGraphMode::Auto && virtualGraphs_ > 1 && !annotated(ir_))
+    replicas_.front()->setAutoStages(autoStages(ir_, virtualGraphs_));
   if (R > 1) {
     const Op *hostIO = findOp(ir_, [](const Op &op) {
       return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);

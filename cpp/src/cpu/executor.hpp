@@ -22,6 +22,9 @@ public:
   Executor(Ir &ir, std::unique_ptr<Communicator> comm);
   ~Executor();
 
+  /// The device's virtual graphs (IPUs): the stages VirtualGraphMode::Auto
+  /// splits an unannotated pipelined model into. Call before prepare().
+  void setVirtualGraphs(int64_t n) { virtualGraphs_ = n; }
   void prepare();
   bool isPrepared() const { return prepared_; }
   void weightsFromHost();
@@ -70,6 +73,7 @@ private:
   std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of replica 0
   std::unique_ptr<PipelineRunner> pipeline_;
   bool prepared_ = false, sequential_ = false;
+  int64_t virtualGraphs_ = 1;
   int64_t lastRunTicks_ = 0, lastRunNs_ = 0;
 };
 

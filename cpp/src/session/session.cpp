@@ -126,6 +126,7 @@ void Session::countStepElements() {
 
 void Session::prepareDevice(bool loadEngine) {
   if (devicex_->isPrepared()) throw error("prepareDevice() was already called on session '{}'", name_);
+  devicex_->setVirtualGraphs(device_->getNumIpus());
   devicex_->prepare();
   countStepElements();
   // An offline device compiles only; run() and loadEngineAndConnectStreams() refuse.

@@ -11,14 +11,18 @@ BATCH = 4
 
 
 def build(stages):
-    """The MLP of _replica_models, layer 1 on stage 0 and layer 2 + loss on stage 1 (stages=2)."""
+    """The MLP of _replica_models, layer 1 on stage 0 and layer 2 + loss on stage 1 (stages=2),
+    or without annotations (stages=1)."""
     w0 = initial_weights()
     b = popart.Builder()
     x = b.addInputTensor(popart.TensorInfo("FLOAT", [BATCH, IN]), "x")
     label = b.addInputTensor(popart.TensorInfo("INT32", [BATCH]), "label")
 
     def stage(s):
-        return b.pipelineStage(s if stages == 2 else 0), b.virtualGraph(s if stages == 2 else 0)
+        if stages == 1:  # no annotations
+            import contextlib
+            return contextlib.nullcontext(), contextlib.nullcontext()
+        return b.pipelineStage(s), b.virtualGraph(s)
 
     p0, v0 = stage(0)
     with p0, v0:
@@ -31,11 +35,11 @@ def build(stages):
     return b.getModelProto(), loss, p
 
 
-def run(pipelined, micro, opt, steps=3, training=True, bps=1):
-    proto, loss, p = build(2)
+def run(pipelined, micro, opt, steps=3, training=True, bps=1, auto=False):
+    proto, loss, p = build(1 if auto else 2)
     opts = popart.SessionOptions()
     opts.enablePipelining = pipelined
-    opts.virtualGraphMode = popart.VirtualGraphMode.Manual
+    opts.virtualGraphMode = popart.VirtualGraphMode.Auto if auto else popart.VirtualGraphMode.Manual
     opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
     if micro > 1:
         opts.enableGradientAccumulation = True
@@ -93,3 +97,14 @@ def test_training_without_accumulation_runs_unpipelined():
     for k in want:
         np.testing.assert_array_equal(got[k], want[k])
     assert "pipeline:" not in s.getSummaryReport()
+
+
+def test_auto_virtual_graphs_split_an_unannotated_model():
+    """VirtualGraphMode.Auto places the ops on the device's 2 IPUs (stages) itself."""
+    got, got_losses, s = run(True, 4, "sgd", auto=True)
+    want, want_losses, _ = run(False, 4, "sgd")
+    for k in want:
+        np.testing.assert_array_equal(got[k], want[k])
+    report = s.getSummaryReport()
+    assert "pipeline: 2 stage(s)" in report, report
+    assert "[stage 1:" in report
