@@ -108,3 +108,27 @@ def test_auto_virtual_graphs_split_an_unannotated_model():
     report = s.getSummaryReport()
     assert "pipeline: 2 stage(s)" in report, report
     assert "[stage 1:" in report
+
+
+def test_bad_input_in_a_pipelined_run_raises_and_the_session_recovers():
+    proto, loss, p = build(2)
+    opts = popart.SessionOptions()
+    opts.enablePipelining = True
+    opts.virtualGraphMode = popart.VirtualGraphMode.Manual
+    opts.enableGradientAccumulation = True
+    opts.accumulationFactor = 4
+    s = popart.TrainingSession(fnModel=proto, dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("All")}),
+                               loss=loss, optimizer=optimizer("sgd"), userOptions=opts,
+                               deviceInfo=popart.DeviceManager().createIpuModelDevice({"numIPUs": 2}))
+    s.prepareDevice()
+    s.weightsFromHost()
+    rng = np.random.RandomState(0)
+    good = {"x": rng.standard_normal((4, BATCH, IN)).astype(np.float32),
+            "label": rng.randint(0, OUT, (4, BATCH)).astype(np.int32)}
+    bad = dict(good, label=good["label"].copy())
+    bad["label"][2, 0] = 99  # micro-batch 2 fails inside stage 1 while others are in flight
+    with pytest.raises(popart.popart_exception):
+        s.run(popart.PyStepIO(bad, s.initAnchorArrays()))
+    anchors = s.initAnchorArrays()
+    s.run(popart.PyStepIO(good, anchors))
+    assert np.all(np.isfinite(anchors[loss]))
