@@ -83,19 +83,13 @@ void bindCore(py::module_ &m) {
     return py::make_tuple(v.major, v.minor, v.point);
   });
   m.def("packageHash", &packageHash);
-  m.def("reservedGradientPrefix", &reservedGradientPrefix);
-  m.def("reservedAccumPrefix", &reservedAccumPrefix);
-  m.def("reservedAcclPrefix", &reservedAcclPrefix);
-  m.def("reservedAccl1Prefix", &reservedAccl1Prefix);
-  m.def("reservedAccl2Prefix", &reservedAccl2Prefix);
-  m.def("reservedAccl3Prefix", &reservedAccl3Prefix);
-  m.def("reservedStepPrefix", &reservedStepPrefix);
-  m.def("reservedUpdatedVarPrefix", &reservedUpdatedVarPrefix);
-  m.def("reservedLossScalingPrefix", &reservedLossScalingPrefix);
-  m.def("reservedRandomSeedPrefix", &reservedRandomSeedPrefix);
-  m.def("reservedDefaultScaledLearningRate0Prefix", &reservedDefaultScaledLearningRate0Prefix);
-  m.def("reservedSpecificScaledLearningRate0Prefix", &reservedSpecificScaledLearningRate0Prefix);
+  for (const auto &[fn, prefix] : reservedPrefixFunctions()) {
+    const std::string value = prefix;
+    m.def(fn.c_str(), [value] { return value; });
+  }
   m.def("reservedOptimizerPrefixes", &reservedOptimizerPrefixes);
+  m.def("reservedOptimizerStatePrefixes", &reservedOptimizerStatePrefixes);
+  m.def("reservedAccumulatorPrefixes", &reservedAccumulatorPrefixes);
   m.def("reservedPrefixes", &reservedPrefixes);
 }
 

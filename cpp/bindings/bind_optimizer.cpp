@@ -138,13 +138,14 @@ void bindOptimizer(py::module_ &m) {
 
   py::class_<Adaptive, Optimizer>(m, "Adaptive")
       .def(py::init([](const py::dict &d, AdaptiveMode mode, WeightDecayMode wdm, DataType accum, DataType accl1,
-                       DataType accl2, DataType accl3, bool tf) {
-             return Adaptive(toParams(d), mode, wdm, accum, accl1, accl2, accl3, tf);
+                       DataType accl2, DataType accl3, bool tf, Clips clip) {
+             return Adaptive(toParams(d), mode, wdm, accum, accl1, accl2, accl3, tf, std::move(clip));
            }),
            py::arg("values"), py::arg("mode") = AdaptiveMode::RMSProp,
            py::arg("weight_decay_mode") = WeightDecayMode::Decay, py::arg("accum_type") = DataType::UNDEFINED,
            py::arg("accl1_type") = DataType::UNDEFINED, py::arg("accl2_type") = DataType::UNDEFINED,
-           py::arg("accl3_type") = DataType::UNDEFINED, py::arg("rmspropTFVariant") = false)
+           py::arg("accl3_type") = DataType::UNDEFINED, py::arg("rmsprop_tf_variant") = false,
+           py::arg("clip_norm_settings") = Clips{})
       .def("insertSpecific",
            [](Adaptive &a, const TensorId &w, const py::dict &d) { a.insertSpecific(w, toParams(d)); })
       .def("learningRates", &Adaptive::learningRates)

@@ -141,6 +141,9 @@ void bindSettingsClasses(py::module_ &m) {
 #define POPART_OPTION(NAME) c.def_readwrite(#NAME, &SessionOptions::NAME)
 
 void bindSessionOptions(py::module_ &m) {
+  py::class_<ExperimentalSettings>(m, "ExperimentalSettings")
+      .def(py::init<>())
+      .def_readwrite("customTransformApplierSettings", &ExperimentalSettings::customTransformApplierSettings);
   py::class_<SessionOptions> c(m, "SessionOptions");
   c.def(py::init<>())
       .def("__copy__", [](const SessionOptions &o) { return SessionOptions(o); })
@@ -259,6 +262,7 @@ void bindSessionOptions(py::module_ &m) {
   POPART_OPTION(gclOptions);
   // diagnostics
   POPART_OPTION(dotChecks);
+  POPART_OPTION(experimentalSettings);
   POPART_OPTION(logDir);
   POPART_OPTION(dotOpNames);
   POPART_OPTION(firstDotOp);

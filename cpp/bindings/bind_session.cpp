@@ -67,10 +67,13 @@ template <class S, class C> void bindSessionMethods(C &c) {
            py::arg("programHandle"), py::arg("stepio"), py::arg("debugName") = "",
            py::call_guard<py::gil_scoped_release>())
       .def("modelToHost", &S::modelToHost)
+      .def("updateExternallySavedTensorLocations", &S::updateExternallySavedTensorLocations,
+           py::arg("fromLocation"), py::arg("toLocation"))
       .def("resetHostWeights", [](S &s, const py::object &model, bool ignore) {
              s.resetHostWeights(py::isinstance<py::bytes>(model) ? std::string(model.cast<py::bytes>())
                                                                  : model.cast<std::string>(), ignore);
            }, py::arg("modelProtoOrFilename"), py::arg("ignoreWeightsInModelWithoutCorrespondingHostWeight") = false)
+      .def("getIr", &S::getIrShared, "The session's IR (popart._internal.ir.Ir).")
       .def("getInfo", &S::getInfo)
       .def("hasInfo", &S::hasInfo)
       .def("getTensorIds", &S::getTensorIds)

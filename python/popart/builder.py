@@ -11,6 +11,9 @@ import popart_core
 
 from popart import _builder_ops as _ops
 
+# PopART's path for the C++ builder class: popart.builder._BuilderCore.
+_BuilderCore = popart_core._BuilderCore
+
 __all__ = [
     "Builder", "Opset", "AiOnnx", "AiOnnx6", "AiOnnx7", "AiOnnx8", "AiOnnx9", "AiOnnx10",
     "AiOnnx11", "AiOnnxMl", "AiGraphcore", "AiGraphcoreOpset1", "DebugContext",

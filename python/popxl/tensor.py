@@ -211,7 +211,7 @@ def _init(data, dtype, name, kind, cls):
     g = context.get_current_graph()
     g._check_mutable("creating a tensor")
     arr = _to_array(data, dtype)
-    dt = _dtype.as_dtype(arr.dtype)
+    dt = _dtype.as_dtype(dtype) if dtype is not None else _dtype.as_dtype(arr.dtype)
     tid = g._new_id(name or kind)
     if kind == "v" and not g._pb_graph.isMainGraph():
         raise ValueError(f"variable '{tid}' is created inside sub-graph '{g.name}': variables live in the main "

@@ -1,6 +1,6 @@
-// AdaGrad, RMSProp, CenteredRMSProp and AdaDelta. State per weight:
-// Accl1___w (mean square / sum of squares), Accl2___w (mean gradient, centred
-// RMSProp), Accl3___w (momentum buffer, or AdaDelta's mean squared update).
+// AdaGrad, RMSProp, CenteredRMSProp and AdaDelta. State per weight, as PopART:
+// Accl1___w (mean square / sum of squares), Accl2___w (mean gradient of centred
+// RMSProp, or AdaDelta's mean squared update), Accl3___w (momentum buffer).
 #pragma once
 #include "popart/optimizer.hpp"
 
@@ -12,10 +12,11 @@ enum class AdaptiveMode { AdaGrad = 0, RMSProp, CenteredRMSProp, AdaDelta };
 ///   AdaGrad:  v1' = v1 + g~^2,            u = g~ / (sqrt(v1') + eps)
 ///   RMSProp:  v1' = a*v1 + (1-a)*g~^2,    u = g~ / (sqrt(v1') + eps)
 ///   Centered: v2' = a*v2 + (1-a)*g~,      u = g~ / (sqrt(v1' - v2'^2) + eps)
-///   AdaDelta: u = g~ * sqrt(v3 + eps) / sqrt(v1' + eps),  v3' = a*v3 + (1-a)*u^2
+///   AdaDelta: u = g~ * sqrt(v2 + eps) / sqrt(v1' + eps),  v2' = a*v2 + (1-a)*u^2
 /// then with momentum (not AdaDelta) v3' = mm*v3 + u, u = v3'; Decay adds wd*w
 /// to u; w' = w - lr*u. The TensorFlow RMSProp variant puts eps inside the
-/// square root and starts v1 at 1.
+/// square root and starts v1 at 1. Clip-norm groups (beyond PopART, whose
+/// Adaptive has none) scale the gradients before the update as for SGD and Adam.
 class Adaptive : public Optimizer {
 public:
   /// Keys: defaultLearningRate, defaultWeightDecay, defaultAlpha,
@@ -23,7 +24,8 @@ public:
   explicit Adaptive(const OptimizerParams &params, AdaptiveMode mode = AdaptiveMode::RMSProp,
                     WeightDecayMode wdm = WeightDecayMode::Decay, DataType accumType = DataType::UNDEFINED,
                     DataType accl1Type = DataType::UNDEFINED, DataType accl2Type = DataType::UNDEFINED,
-                    DataType accl3Type = DataType::UNDEFINED, bool rmspropTFVariant = false);
+                    DataType accl3Type = DataType::UNDEFINED, bool rmspropTFVariant = false,
+                    std::vector<ClipNormSettings> clipNormSettings = {});
 
   OptimizerType type() const override { return OptimizerType::Adaptive; }
   std::string type_s() const override { return "Adaptive"; }

@@ -2,8 +2,10 @@
 // opset the op table knows, custom ops, sub-graphs) and the PopART node
 // annotations (virtual graph, pipeline stage, ...) stored as "__" attributes.
 #pragma once
+#include "popart/debugcontext.hpp"
 #include "popart/names.hpp"
 #include "popart/tensorinfo.hpp"
+#include "popart/voiddata.hpp"
 #include <map>
 #include <memory>
 #include <set>
@@ -63,6 +65,33 @@ using NodeAttribute = std::variant<int64_t, std::vector<int64_t>, float, std::ve
 using NodeAttributes = std::map<std::string, NodeAttribute>;
 std::string toString(const NodeAttribute &a);  // "INT 3", "INTS [1,2]", ...
 
+/// Base of the per-opset interfaces (builder.gen.hpp): adds nodes of one
+/// domain at one opset version to a Builder it does not own.
+class DomainOpSet {
+public:
+  DomainOpSet(Builder *builder, std::string domain, int version)
+      : builder_(builder), domain_(std::move(domain)), version_(version) {}
+  int getOpsetVersion() const { return version_; }
+
+protected:
+  std::vector<TensorId> addNode(const std::string &opType, const std::vector<TensorId> &args, int numOutputs,
+                                const NodeAttributes &attributes, const DebugContext &debugContext);
+  /// A copy of `value`'s bytes as a tensor attribute.
+  static ConstTensorData constTensorData(const ConstVoidData &value);
+
+private:
+  Builder *builder_;
+  std::string domain_;
+  int version_;
+};
+class AiOnnxOpset6;
+class AiOnnxOpset7;
+class AiOnnxOpset8;
+class AiOnnxOpset9;
+class AiOnnxOpset10;
+class AiOnnxOpset11;
+class AiGraphcoreOpset1;
+
 class Builder {
 public:
   static std::unique_ptr<Builder> create();
@@ -88,7 +117,18 @@ public:
   TensorId addInitializedInputTensor(const TensorInfo &info, const void *data, const std::string &name = "");
   TensorId addInitializedInputTensor(const TensorInfo &info, const void *data,
                                      const VariableSettings &settings, const std::string &name = "");
+  /// PopART's form: the data and its info in one ConstVoidData (copied).
+  TensorId addInitializedInputTensor(const ConstVoidData &initData, const DebugContext &debugContext = {});
   void addOutputTensor(const TensorId &id);
+
+  // ---- per-opset interfaces (builder.gen.hpp): builder->aiOnnxOpset11().relu({x}) ----
+  AiOnnxOpset6 aiOnnxOpset6();
+  AiOnnxOpset7 aiOnnxOpset7();
+  AiOnnxOpset8 aiOnnxOpset8();
+  AiOnnxOpset9 aiOnnxOpset9();
+  AiOnnxOpset10 aiOnnxOpset10();
+  AiOnnxOpset11 aiOnnxOpset11();
+  AiGraphcoreOpset1 aiGraphcoreOpset1();
 
   // ---- ops ----
   /// Adds a node checked against the op table at `opsetVersion`. numOutputs < 0:
@@ -207,3 +247,5 @@ private:
 };
 
 } // namespace popart
+
+#include "popart/builder.gen.hpp"  // the per-opset classes, complete for callers of aiOnnxOpsetN()

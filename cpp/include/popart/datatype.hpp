@@ -33,6 +33,9 @@ bool isFloatingPoint(DataType t);
 bool isIntegral(DataType t);       // signed and unsigned integers, not BOOL nor INT4/2
 /// The ONNX 8/4/2-bit types FLOAT8E4M3FN ... INT2 and FLOAT8E8M0.
 bool isStorageType(DataType t);
+/// True when host data of type `host` holds device data of type `device` as is: the same type, or uint8
+/// bytes for FLOAT8_143/FLOAT8_152 (numpy has no such types; PopXL hands them over as uint8).
+bool hostHolds(DataType host, DataType device);
 
 /// ONNX TensorProto.DataType numbers. Throws for types ONNX lacks (FLOAT8_143).
 int32_t onnxDataType(DataType t);

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include "popart/tensornames.hpp"  // reserved*Prefix(): Gradient___, Accl1___, ...
 
 namespace popart {
 
@@ -48,20 +49,5 @@ struct OperatorIdentifier {
 };
 std::string toString(const OperatorIdentifier &id);  // "ai.onnx.Softmax:13"
 
-/// Prefixes of tensor ids PopART reserves (popart.reservedGradientPrefix() ...).
-std::string reservedGradientPrefix();           // "Gradient___"
-std::string reservedAccumPrefix();              // "Accum___"
-std::string reservedAcclPrefix();               // "Accl___"
-std::string reservedAccl1Prefix();              // "Accl1___"
-std::string reservedAccl2Prefix();              // "Accl2___"
-std::string reservedAccl3Prefix();              // "Accl3___"
-std::string reservedStepPrefix();               // "Step___"
-std::string reservedUpdatedVarPrefix();         // "UpdatedVar___"
-std::string reservedLossScalingPrefix();        // "lossScaling_"
-std::string reservedRandomSeedPrefix();         // "randomSeed___"
-std::string reservedDefaultScaledLearningRate0Prefix();
-std::string reservedSpecificScaledLearningRate0Prefix();
-std::vector<std::string> reservedOptimizerPrefixes();
-std::vector<std::string> reservedPrefixes();
 
 } // namespace popart

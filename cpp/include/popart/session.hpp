@@ -45,8 +45,13 @@ public:
   void run(IStepIO &stepio, const std::string &debugName = "");
   /// Runs a named program; "" or "main" is the main program.
   void run(const std::string &programHandle, IStepIO &stepio, const std::string &debugName = "");
-  /// Writes the ONNX model with the current device weights.
+  /// Writes the ONNX model with the current device weights; weights the model
+  /// keeps in external files are written back to those files (atomically).
   void modelToHost(const std::string &fileName);
+  /// Moves the externally saved tensors whose location is `fromLocation` to the
+  /// new file `toLocation` (which must not exist), written now with the current
+  /// weights; later modelToHost calls write there.
+  void updateExternallySavedTensorLocations(const std::string &fromLocation, const std::string &toLocation);
   /// Replaces host weights by the initializers of `model` (bytes or path) and
   /// copies them to the device.
   void resetHostWeights(const std::string &modelProtoOrFilename,
@@ -104,6 +109,8 @@ public:
 
   const Ir &getIr() const { return *ir_; }
   Ir &getIr() { return *ir_; }
+  /// The IR, shared (Python's session.getIr() keeps the session's IR alive through it).
+  std::shared_ptr<Ir> getIrShared() const { return ir_; }
   std::shared_ptr<DeviceInfo> getDevice() const { return device_; }
   popx::Executor &getExecutor() const;
   bool isPrepared() const;

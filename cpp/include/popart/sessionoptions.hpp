@@ -145,6 +145,14 @@ struct ReplicatedCollectivesSettings {
   bool mergeAllGatherCollectives = false;
 };
 
+/// Settings PopART marks experimental.
+struct ExperimentalSettings {
+  /// Checkpoint of the IR preparation (Fwd0, Fwd1, Bwd0, PreAlias, MainLoops,
+  /// Final) -> names of registered Transforms (popart/transforms/transform.hpp)
+  /// applied there to the main graph, in order.
+  std::map<std::string, std::vector<std::string>> customTransformApplierSettings;
+};
+
 struct SessionOptions {
   // ---- read by the CPU executor and compile pipeline ----
   bool enableGradientAccumulation = false;
@@ -254,6 +262,8 @@ struct SessionOptions {
   /// Options passed through to Poplar/PopLibs/GCL on the IPU; kept for getters.
   std::map<std::string, std::string> engineOptions, convolutionOptions, lstmOptions, matmulOptions,
       reportOptions, gclOptions;
+
+  ExperimentalSettings experimentalSettings;
 
   // ---- diagnostics: read by the CPU implementation ----
   std::set<std::string> dotChecks;  // "FWD0", "FWD1", "BWD0", "PREALIAS", "FINAL", "ALL"

@@ -1,26 +1,14 @@
 // Host <-> session data exchange for run(): IStepIO and the generic
 // array-backed implementation (C++ StepIO over IArray, Python PyStepIO).
 #pragma once
+#include "popart/ndarraywrapper.hpp"
 #include "popart/tensorinfo.hpp"
+#include "popart/voiddata.hpp"
 #include <functional>
 #include <memory>
 #include <map>
 
 namespace popart {
-
-struct ConstVoidData {
-  const void *data = nullptr;
-  TensorInfo info;
-  ConstVoidData() = default;
-  ConstVoidData(const void *d, const TensorInfo &i) : data(d), info(i) {}
-  void store(std::vector<char> &&d, const TensorInfo &i);  // keeps its own copy
-  std::shared_ptr<std::vector<char>> owned;
-};
-
-struct MutableVoidData {
-  void *data = nullptr;
-  TensorInfo info;
-};
 
 /// What a session reads inputs from and writes anchors to, once per
 /// micro-batch: in() then inComplete() per input; out() then outComplete() per anchor.
@@ -41,35 +29,6 @@ public:
 
 private:
   bool runtimeAsserts_ = true;
-};
-
-/// A host array: pointer, element type and shape (NDArrayWrapper implements it).
-class IArray {
-public:
-  virtual ~IArray() = default;
-  virtual void *data() = 0;
-  virtual DataType dataType() const = 0;
-  virtual std::size_t rank() const = 0;
-  virtual int64_t dim(size_t index) const = 0;
-  virtual std::size_t nelms() const = 0;
-  virtual const Shape shape() const = 0;
-};
-
-/// An IArray over caller-owned memory.
-template <class T> class NDArrayWrapper : public IArray {
-public:
-  NDArrayWrapper(T *data, const TensorInfo &info) : data_(data), info_(info) {}
-  NDArrayWrapper(T *data, const Shape &shape) : data_(data), info_(getDataType<T>(), shape) {}
-  void *data() override { return data_; }
-  DataType dataType() const override { return info_.dataType(); }
-  std::size_t rank() const override { return info_.shape().size(); }
-  int64_t dim(size_t i) const override { return info_.shape().at(i); }
-  std::size_t nelms() const override { return static_cast<size_t>(info_.nelms()); }
-  const Shape shape() const override { return info_.shape(); }
-
-private:
-  T *data_;
-  TensorInfo info_;
 };
 
 /// Step IO over whole-step arrays: each in()/out() call hands out the next

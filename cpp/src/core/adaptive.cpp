@@ -5,6 +5,7 @@
 #include "popart/adaptive.hpp"
 #include "popart/error.hpp"
 #include "popart/names.hpp"
+#include <utility>
 
 namespace popart {
 namespace {
@@ -21,8 +22,9 @@ std::vector<optparams::Param> adaptiveParams(OptimizerValueMap &lr, OptimizerVal
 } // namespace
 
 Adaptive::Adaptive(const OptimizerParams &p, AdaptiveMode mode, WeightDecayMode wdm, DataType accumType,
-                   DataType accl1Type, DataType accl2Type, DataType accl3Type, bool rmspropTFVariant)
-    : Optimizer(optparams::pick(p, {"lossScaling"}, {1, true}), {}), mode_(mode), wdm_(wdm),
+                   DataType accl1Type, DataType accl2Type, DataType accl3Type, bool rmspropTFVariant,
+                   std::vector<ClipNormSettings> clipNormSettings)
+    : Optimizer(optparams::pick(p, {"lossScaling"}, {1, true}), std::move(clipNormSettings)), mode_(mode), wdm_(wdm),
       accumType_(optparams::checkStateType("Adaptive", "accum_type", accumType)),
       accl1Type_(optparams::checkStateType("Adaptive", "accl1_type", accl1Type)),
       accl2Type_(optparams::checkStateType("Adaptive", "accl2_type", accl2Type)),
@@ -63,8 +65,9 @@ VarUpdateSpec Adaptive::varUpdate(const TensorId &w) const {
   s.hyperNames = {"learningRate", "weightDecay", "alpha", "momentum", "eps"};
   s.hyperValues = {lrs_.get(w).val(), wds_.get(w).val(), alphas_.get(w).val(), mm.val(), epss_.get(w).val()};
   s.state.push_back({reservedAccl1Prefix() + w, tf ? 1.0f : 0.0f, accl1Type_});
-  if (mode_ == AdaptiveMode::CenteredRMSProp) s.state.push_back({reservedAccl2Prefix() + w, 0.0f, accl2Type_});
-  if (momentum || mode_ == AdaptiveMode::AdaDelta) s.state.push_back({reservedAccl3Prefix() + w, 0.0f, accl3Type_});
+  if (mode_ == AdaptiveMode::CenteredRMSProp || mode_ == AdaptiveMode::AdaDelta)
+    s.state.push_back({reservedAccl2Prefix() + w, 0.0f, accl2Type_});
+  if (momentum) s.state.push_back({reservedAccl3Prefix() + w, 0.0f, accl3Type_});
   s.accumType = accumType_;
   return s;
 }

@@ -83,6 +83,11 @@ bool isIntegral(DataType t) {
   }
 }
 
+bool hostHolds(DataType host, DataType device) {
+  if (host == device) return true;
+  return host == DataType::UINT8 && (device == DataType::FLOAT8_143 || device == DataType::FLOAT8_152);
+}
+
 bool isStorageType(DataType t) { return t >= DataType::FLOAT8E4M3FN && t <= lastDataType; }
 
 int32_t onnxDataType(DataType t) {

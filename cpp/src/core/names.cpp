@@ -11,30 +11,42 @@ std::string toString(const OperatorIdentifier &id) {
   return id.domain + "." + id.type + ":" + std::to_string(id.version);
 }
 
-std::string reservedGradientPrefix() { return "Gradient___"; }
-std::string reservedAccumPrefix() { return "Accum___"; }
-std::string reservedAcclPrefix() { return "Accl___"; }
-std::string reservedAccl1Prefix() { return "Accl1___"; }
-std::string reservedAccl2Prefix() { return "Accl2___"; }
-std::string reservedAccl3Prefix() { return "Accl3___"; }
-std::string reservedStepPrefix() { return "Step___"; }
-std::string reservedUpdatedVarPrefix() { return "UpdatedVar___"; }
-std::string reservedLossScalingPrefix() { return "lossScaling_"; }
-std::string reservedRandomSeedPrefix() { return "randomSeed___"; }
-std::string reservedDefaultScaledLearningRate0Prefix() { return "scaledLearningRate0___default___"; }
-std::string reservedSpecificScaledLearningRate0Prefix() { return "scaledLearningRate0___specific___"; }
+#define POPART_RESERVED_PREFIX(fn, value) \
+  std::string fn() { return value; }
+#include "popart/reserved_prefixes.inc"
+#undef POPART_RESERVED_PREFIX
+
+const std::vector<std::pair<std::string, std::string>> &reservedPrefixFunctions() {
+  static const std::vector<std::pair<std::string, std::string>> table{
+#define POPART_RESERVED_PREFIX(fn, value) {#fn, value},
+#include "popart/reserved_prefixes.inc"
+#undef POPART_RESERVED_PREFIX
+  };
+  return table;
+}
 
 std::vector<std::string> reservedOptimizerPrefixes() {
-  return {reservedDefaultScaledLearningRate0Prefix(), reservedSpecificScaledLearningRate0Prefix(),
-          reservedLossScalingPrefix()};
+  std::vector<std::string> v{reservedLossScalingPrefix()};
+  for (const auto &[fn, prefix] : reservedPrefixFunctions())
+    if (prefix.find("___default___") != std::string::npos || prefix.find("___specific___") != std::string::npos)
+      v.push_back(prefix);
+  return v;
+}
+
+std::vector<std::string> reservedOptimizerStatePrefixes() {
+  return {reservedAcclPrefix(), reservedAccl1Prefix(), reservedAccl2Prefix(), reservedAccl3Prefix(),
+          reservedStepPrefix(), reservedAccumPrefix()};
+}
+
+std::vector<std::string> reservedAccumulatorPrefixes() {
+  return {reservedAcclPrefix(),  reservedAcclToReducePrefix(), reservedAcclToUpdatePrefix(),
+          reservedAcclFinalOutPrefix(), reservedAccl1Prefix(), reservedAccl2Prefix(),
+          reservedAccl3Prefix(), reservedAccumPrefix()};
 }
 
 std::vector<std::string> reservedPrefixes() {
-  std::vector<std::string> v{reservedGradientPrefix(), reservedAccumPrefix(), reservedAcclPrefix(),
-                             reservedAccl1Prefix(),    reservedAccl2Prefix(), reservedAccl3Prefix(),
-                             reservedStepPrefix(),     reservedUpdatedVarPrefix(),
-                             reservedRandomSeedPrefix()};
-  for (auto &p : reservedOptimizerPrefixes()) v.push_back(p);
+  std::vector<std::string> v;
+  for (const auto &[fn, prefix] : reservedPrefixFunctions()) v.push_back(prefix);
   return v;
 }
 

@@ -105,6 +105,78 @@ void Devicex::allocatePersistent(const Tensor *t) {
     std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
 }
 
+namespace {
+
+// An op writes t, or a view of t, in place.
+bool modifiedByOps(const Tensor *t);
+
+/// For each graph run by ops: how many ops run it, and one of them.
+std::unordered_map<GraphId, std::pair<int, const Op *>> graphUsers(const Ir &ir) {
+  std::unordered_map<GraphId, std::pair<int, const Op *>> users;
+  auto use = [&](const GraphId &id, const Op *op) {
+    auto &u = users[id];
+    u.first++;
+    u.second = op;
+  };
+  for (const Graph *h : ir.getAllGraphs())
+    for (const auto &[id, op] : h->getOps())
+      for (const auto &[name, v] : op->attributes().values()) {
+        if (const auto *one = std::get_if<Attributes::Graph>(&v)) use(one->id, op.get());
+        if (const auto *many = std::get_if<Attributes::Graphs>(&v))
+          for (const auto &x : *many) use(x.id, op.get());
+      }
+  return users;
+}
+
+} // namespace
+
+// A sub-graph run by a single Call works in its caller's memory instead of copies: an input the
+// sub-graph does not modify (or that is passed by reference) is the caller's tensor, and an output
+// that owns its memory is written straight into the caller's output. The Call's copies then see equal
+// buffers and do nothing.
+std::unordered_map<const Tensor *, void *> Devicex::callerBuffers(const Graph &g) {
+  std::unordered_map<const Tensor *, void *> out;
+  if (g.isMainGraph()) return out;
+  if (!graphUsers_) graphUsers_ = std::make_unique<GraphUsers>(graphUsers(ir_));
+  auto user = graphUsers_->find(g.id);
+  // Only a sole Call (op input/output i is graph input/output i).
+  if (user == graphUsers_->end() || user->second.first != 1) return out;
+  const Op *site = user->second.second;
+  if (site->opid.type != "Call" && site->opid.type != "CallGrad") return out;
+  auto callerBuffer = [&](const Tensor *t) -> void * {
+    auto it = buffers_.find(t);
+    return it == buffers_.end() ? nullptr : it->second;
+  };
+  const auto &ins = g.getInputIds();
+  std::unordered_set<const Tensor *> byRef;
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (site->hasInput(static_cast<InIndex>(i)) && site->modifies(static_cast<InIndex>(i)))
+      byRef.insert(site->inTensor(static_cast<InIndex>(i)));
+  for (size_t i = 0; i < ins.size(); ++i) {
+    const auto in = static_cast<InIndex>(i);
+    if (!site->hasInput(in)) continue;
+    const Tensor *t = g.getTensor(ins[i]), *caller = site->inTensor(in);
+    const bool ref = site->modifies(in);
+    // By value: only while neither the sub-graph nor a by-reference input changes the caller's tensor.
+    if (!ref && (modifiedByOps(t) || byRef.count(caller))) continue;
+    if (t->info.nbytes() != caller->info.nbytes()) continue;
+    if (void *p = callerBuffer(caller)) out[t] = p;
+  }
+  std::unordered_map<const Tensor *, int> outputUses;
+  for (const auto &id : g.getOutputIds()) outputUses[g.getTensor(id)]++;
+  const auto &outs = g.getOutputIds();
+  for (size_t k = 0; k < outs.size(); ++k) {
+    const auto o = static_cast<OutIndex>(k);
+    const Tensor *t = g.getTensor(outs[k]);
+    if (!site->hasOutput(o) || outputUses[t] != 1 || t->tensorType() != TensorType::ActGrad || t->isGraphInput() ||
+        !t->hasProducer() || aliasParent(t) || out.count(t))
+      continue;
+    if (t->info.nbytes() != site->outTensor(o)->info.nbytes()) continue;
+    if (void *p = callerBuffer(site->outTensor(o))) out[t] = p;
+  }
+  return out;
+}
+
 void Devicex::planGraph(const Graph &g) {
   auto schedule = g.getOpSchedule();
   std::unordered_set<const Tensor *> keep;
@@ -118,7 +190,12 @@ void Devicex::planGraph(const Graph &g) {
     for (const auto &id : g.getInputIds()) keep.insert(g.getTensor(id));
   for (Tensor *t : g.getTensors().getAll())
     if (isPersistent(t)) allocatePersistent(t);
-  MemoryPlan plan = planMemory(g, schedule, keep);
+  std::unordered_set<const Tensor *> external;
+  for (const auto &[t, p] : callerBuffers(g)) {
+    buffers_[t] = p;
+    external.insert(t);
+  }
+  MemoryPlan plan = planMemory(g, schedule, keep, external);
   blocks_.push_back(std::make_unique<Block>(plan.arenaBytes));
   plannedBytes_ += plan.arenaBytes;
   char *arena = blocks_.back()->data;
@@ -291,7 +368,7 @@ void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info
   }
   const int64_t n = info.nelms();
   ConstVoidData d = io.in(id, n, false);
-  if (d.info.dataType() != info.dataType())
+  if (!hostHolds(d.info.dataType(), info.dataType()))
     throw runtime_error("input '{}' has type {}, expected {}", id, d.info.data_type(), info.data_type());
   if (d.info.nelms() != n)
     throw runtime_error("input '{}' provides {} elements for one micro-batch, expected {} ({})", id,
@@ -383,7 +460,7 @@ void Devicex::writeAnchor(IStepIO &io, const TensorId &id, const void *src, cons
     return;
   }
   MutableVoidData out = io.out(id, info.nelms());
-  if (out.info.isSet() && out.info.dataType() != info.dataType())
+  if (out.info.isSet() && !hostHolds(out.info.dataType(), info.dataType()))
     throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id, out.info.data_type(),
                         info.data_type());
   if (out.info.isSet() && out.info.nelms() != info.nelms())

@@ -141,6 +141,10 @@ public:
 private:
   struct GraphPlan;
   void planGraph(const Graph &g);
+  /// Tensors of sub-graph `g` that live in its sole caller's buffers (see devicex.cpp).
+  std::unordered_map<const Tensor *, void *> callerBuffers(const Graph &g);
+  using GraphUsers = std::unordered_map<GraphId, std::pair<int, const Op *>>;
+  std::unique_ptr<GraphUsers> graphUsers_;  // ops running each graph, counted once at the first sub-graph plan
   void allocatePersistent(const Tensor *t);
   Sequence growOps(const std::vector<Op *> &ops);
   Sequence growGraph(const Graph &g);

@@ -7,14 +7,7 @@
 #include <algorithm>
 
 namespace popart::popx {
-namespace {
 
-struct Interval {
-  const Tensor *root;
-  int64_t start, end, size;
-};
-
-// The input `t` aliases whole (same size), or null.
 const Tensor *aliasParent(const Tensor *t) {
   Op *p = t->getProducerUnsafe();
   if (!p) return nullptr;
@@ -25,6 +18,13 @@ const Tensor *aliasParent(const Tensor *t) {
   }
   return nullptr;
 }
+
+namespace {
+
+struct Interval {
+  const Tensor *root;
+  int64_t start, end, size;
+};
 
 // Iterative and memoised: every tensor is walked once, whatever the chain length.
 const Tensor *findRoot(const Tensor *t, MemoryPlan &plan) {
@@ -58,7 +58,8 @@ int64_t placeFirstFit(const Interval &x, const std::vector<std::pair<const Inter
 } // namespace
 
 MemoryPlan planMemory(const Graph &g, const std::vector<Op *> &schedule,
-                      const std::unordered_set<const Tensor *> &keepAlive) {
+                      const std::unordered_set<const Tensor *> &keepAlive,
+                      const std::unordered_set<const Tensor *> &external) {
   MemoryPlan plan;
   std::unordered_map<const Op *, int64_t> position;
   for (size_t i = 0; i < schedule.size(); ++i) position[schedule[i]] = static_cast<int64_t>(i);
@@ -74,7 +75,7 @@ MemoryPlan planMemory(const Graph &g, const std::vector<Op *> &schedule,
     for (Op *c : t->consumers.getOps())
       if (position.count(c)) end = std::max(end, position[c]);
     if (keepAlive.count(t) || t->isGraphOutput()) end = last;
-    if (root->tensorType() != TensorType::ActGrad) continue;  // view of persistent memory
+    if (root->tensorType() != TensorType::ActGrad || external.count(root)) continue;  // memory elsewhere
     auto it = live.find(root);
     if (it == live.end()) {
       live[root] = {root, start, end, alignUp(std::max<int64_t>(root->info.nbytes(), 1))};

@@ -22,9 +22,14 @@ struct MemoryPlan {
 };
 
 /// Plans the ActGrad tensors of `g` run in `schedule`; `keepAlive` tensors
-/// (graph outputs, anchors) live until the end.
+/// (graph outputs, anchors) live until the end. `external` tensors have memory
+/// elsewhere (a caller's buffers): they and their views get no arena slot.
 MemoryPlan planMemory(const Graph &g, const std::vector<Op *> &schedule,
-                      const std::unordered_set<const Tensor *> &keepAlive);
+                      const std::unordered_set<const Tensor *> &keepAlive,
+                      const std::unordered_set<const Tensor *> &external = {});
+
+/// The input of its producer that `t` aliases whole (a view or in-place output), or null.
+const Tensor *aliasParent(const Tensor *t);
 
 constexpr int64_t kAlignment = 64;
 inline int64_t alignUp(int64_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }

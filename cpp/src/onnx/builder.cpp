@@ -217,7 +217,15 @@ bool Builder::hasTensor(const TensorId &id) const { return impl_->hasTensor(id);
 
 bool Builder::isInitializer(const TensorId &id) const { return impl_->findInitializer(id) != nullptr; }
 
+// PopART's Builder answers shape/type queries for any op's output: when the
+// tensor has no recorded type yet, the ops' own inference fills value_info first
+// (a cache of what the model implies, hence allowed from a const query).
+static void ensureTyped(const Builder &b, const BuilderImpl &impl, const TensorId &id) {
+  if (!impl.findTypedValueInfo(id) && impl.hasTensor(id)) const_cast<Builder &>(b).inferTensorInfos();
+}
+
 Shape Builder::getTensorShape(const TensorId &id) const {
+  ensureTyped(*this, *impl_, id);
   const auto *v = impl_->findTypedValueInfo(id);
   if (!v || !v->type.hasShape) {
     throw error("getTensorShape: no shape is known for tensor '{}'{}", id,
@@ -232,6 +240,7 @@ Shape Builder::getTensorShape(const TensorId &id) const {
 }
 
 DataType Builder::getTensorDataType(const TensorId &id) const {
+  ensureTyped(*this, *impl_, id);
   const auto *v = impl_->findTypedValueInfo(id);
   if (!v) {
     throw error("getTensorDtypeString: no type is known for tensor '{}'{}", id,

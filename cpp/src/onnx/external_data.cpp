@@ -1,5 +1,7 @@
 // External tensor data (TensorProto.data_location = EXTERNAL): the bytes are
-// read from a file next to the model, whose path may not leave the model folder.
+// read from a file next to the model, whose path may not leave the model folder
+// (for a model given as bytes: relative to the working directory, as PopART).
+// Main-graph initializers remember their file, so trained weights go back there.
 #include "onnx/atomic_file.hpp"
 #include "onnx/model.hpp"
 #include "onnx/wire.hpp"
@@ -22,22 +24,31 @@ int64_t externalInt(const StringStringEntry &e, const Tensor &t) {
   return v;
 }
 
-std::filesystem::path externalPath(const Tensor &t, const std::string &location,
-                                   const std::string &baseDir) {
+// Where external data is looked up: a model file's folder (confined: the data
+// may not leave it) or, for a model given as bytes, the working directory.
+struct Origin {
+  std::string baseDir;
+  bool confined;
+};
+
+std::filesystem::path externalPath(const Tensor &t, const std::string &location, const Origin &o) {
   std::filesystem::path loc(location);
   if (location.empty())
     throw error("tensor '{}' is stored externally but has no 'location'", t.name);
-  bool escapes = loc.is_absolute() || std::any_of(loc.begin(), loc.end(), [](auto &part) {
-                   return part.string() == "..";
-                 });
+  std::error_code ec;
+  if (!o.confined) {
+    auto real = std::filesystem::absolute(loc, ec);
+    if (ec) throw error("cannot read external data file '{}' of tensor '{}'", location, t.name);
+    return real;
+  }
+  bool escapes = std::any_of(loc.begin(), loc.end(), [](auto &part) { return part.string() == ".."; });
   if (escapes)
     throw error("tensor '{}' has external data location '{}' outside the model folder '{}'",
-                t.name, location, baseDir);
+                t.name, location, o.baseDir);
   // Symlinks are resolved before the containment check, so a link inside the
-  // folder cannot point elsewhere.
-  std::error_code ec;
-  auto root = std::filesystem::canonical(baseDir.empty() ? "." : baseDir, ec);
-  auto real = std::filesystem::canonical(std::filesystem::path(baseDir) / loc, ec);
+  // folder cannot point elsewhere; an absolute location must name a file inside it.
+  auto root = std::filesystem::canonical(o.baseDir.empty() ? "." : o.baseDir, ec);
+  auto real = std::filesystem::canonical(loc.is_absolute() ? loc : std::filesystem::path(o.baseDir) / loc, ec);
   if (ec) throw error("cannot read external data file '{}' of tensor '{}'", location, t.name);
   auto [rootEnd, realIt] = std::mismatch(root.begin(), root.end(), real.begin(), real.end());
   if (rootEnd != root.end())
@@ -46,7 +57,7 @@ std::filesystem::path externalPath(const Tensor &t, const std::string &location,
   return real;
 }
 
-void loadExternal(Tensor &t, const std::string &baseDir) {
+void loadExternal(Tensor &t, const Origin &origin, std::map<std::string, ExternalDataRef> *record) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (auto &e : t.externalData) {
@@ -54,7 +65,7 @@ void loadExternal(Tensor &t, const std::string &baseDir) {
     if (e.key == "offset") offset = externalInt(e, t);
     if (e.key == "length") length = externalInt(e, t);
   }
-  auto path = externalPath(t, location, baseDir);
+  auto path = externalPath(t, location, origin);
   std::error_code ec;
   bool regular = std::filesystem::is_regular_file(path, ec);
   std::ifstream in(path, std::ios::binary | std::ios::ate);
@@ -72,22 +83,45 @@ void loadExternal(Tensor &t, const std::string &baseDir) {
   t.hasRawData = true;
   t.externalData.clear();
   t.dataLocation = 0;
+  if (record) (*record)[t.name] = {location, path.string(), offset, length};
 }
 
-void resolveTensor(Tensor &t, const std::string &baseDir) {
-  if (t.dataLocation == 1) loadExternal(t, baseDir);
+std::string locationOf(const Tensor &t) {
+  for (const auto &e : t.externalData)
+    if (e.key == "location") return e.value;
+  return {};
 }
 
-void resolveGraph(Graph &g, const std::string &baseDir) {
-  for (auto &t : g.initializer) resolveTensor(t, baseDir);
+void resolveTensor(Tensor &t, const Origin &o, std::map<std::string, ExternalDataRef> *record = nullptr) {
+  if (t.dataLocation != 1) return;
+  // A model given as bytes may name files that are not there (yet): it can still
+  // be inspected or edited; reading the tensor's values reports the file then.
+  std::error_code ec;
+  if (!o.confined && !locationOf(t).empty() && !std::filesystem::exists(locationOf(t), ec)) return;
+  loadExternal(t, o, record);
+}
+
+void resolveGraph(Graph &g, const Origin &o, std::map<std::string, ExternalDataRef> *record) {
+  for (auto &t : g.initializer) resolveTensor(t, o, record);
   for (auto &n : g.node)
     for (auto &a : n.attribute) {
-      if (a.hasT) resolveTensor(a.t, baseDir);
-      for (auto &t : a.tensors) resolveTensor(t, baseDir);
-      if (a.g) resolveGraph(*a.g, baseDir);
+      if (a.hasT) resolveTensor(a.t, o);
+      for (auto &t : a.tensors) resolveTensor(t, o);
+      if (a.g) resolveGraph(*a.g, o, nullptr);
       for (auto &sub : a.graphs)
-        if (sub) resolveGraph(*sub, baseDir);
+        if (sub) resolveGraph(*sub, o, nullptr);
     }
+}
+
+std::string readWholeFile(const std::string &path, const std::string &what) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  auto size = in ? static_cast<std::streamoff>(in.tellg()) : std::streamoff(-1);
+  std::string bytes(size > 0 ? static_cast<size_t>(size) : 0, '\0');
+  in.seekg(0);
+  if (size < 0 || !in.read(bytes.data(), size)) throw error("{}: cannot read external data file '{}'", what, path);
+  return bytes;
 }
 
 } // namespace
@@ -110,13 +144,33 @@ Model loadModelFile(const std::string &path) {
 }
 
 void resolveExternalData(Model &model, const std::string &baseDir) {
-  resolveGraph(model.graph, baseDir);
+  resolveGraph(model.graph, {baseDir, true}, &model.externalInitializers);
+}
+
+void resolveExternalDataFromWorkingDir(Model &model) {
+  resolveGraph(model.graph, {"", false}, &model.externalInitializers);
+}
+
+void writeExternalChunks(const std::vector<ExternalChunk> &chunks, const std::string &what) {
+  std::map<std::string, std::vector<const ExternalChunk *>> byFile;
+  for (const auto &c : chunks) byFile[c.path].push_back(&c);
+  for (const auto &[path, list] : byFile) {
+    std::string bytes = readWholeFile(path, what);
+    for (const ExternalChunk *c : list) {
+      size_t end = static_cast<size_t>(c->offset) + c->bytes.size();
+      if (bytes.size() < end) bytes.resize(end, '\0');
+      std::copy(c->bytes.begin(), c->bytes.end(), bytes.begin() + c->offset);
+    }
+    writeFileAtomically(path, bytes, what);
+  }
 }
 
 void writeExternalData(const std::vector<Tensor *> &tensors, const std::string &filename) {
   // Validate and write everything first; the tensors change only once the file is safely on disk.
   std::string bytes;
   for (const Tensor *t : tensors) {
+    if (t->dataLocation == 1)
+      throw error("saveInitializersExternally: tensor '{}' already has an external data location", t->name);
     if (!t->hasRawData) throw error("saveInitializersExternally: '{}' has no raw data to save", t->name);
     bytes.append(t->rawData.begin(), t->rawData.end());
   }

@@ -4,6 +4,7 @@
 // preserves them. The wire codec lives in codec.cpp; nothing here knows protobuf.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -115,6 +116,14 @@ struct Graph {
   UnknownFields unknown;  // sparse initializers, quantization annotations
 };
 
+/// Where a main-graph initializer's bytes were read from (data_location EXTERNAL):
+/// modelToHost writes the trained values back there.
+struct ExternalDataRef {
+  std::string location;  // as written in the model
+  std::string path;      // the file, resolved when the model was read
+  int64_t offset = 0, length = 0;
+};
+
 struct Model {
   int64_t irVersion = 0;
   std::vector<OperatorSetId> opsetImport;
@@ -125,6 +134,7 @@ struct Model {
   Graph graph;
   std::vector<StringStringEntry> metadataProps;
   UnknownFields unknown;  // training info, functions, configuration
+  std::map<std::string, ExternalDataRef> externalInitializers;  // not serialised: filled on reading
 };
 
 /// Parses serialised ModelProto bytes. Throws popart::error on malformed input.
@@ -142,8 +152,21 @@ Tensor parseTensor(const std::string &bytes);
 std::string serializeTensor(const Tensor &tensor);
 
 /// Loads the bytes of every tensor stored externally (data_location = EXTERNAL)
-/// into raw_data, reading files relative to `baseDir`.
+/// into raw_data, reading files relative to `baseDir` (the model file's folder,
+/// which the files may not leave), and records main-graph initializers in
+/// model.externalInitializers.
 void resolveExternalData(Model &model, const std::string &baseDir);
+/// The same for a model given as bytes: locations are relative to the working
+/// directory, as PopART's saveInitializersExternally writes them.
+void resolveExternalDataFromWorkingDir(Model &model);
+/// Writes each chunk into its file at its offset (one atomic rewrite per file,
+/// other bytes of the file kept); `what` names the caller in errors.
+struct ExternalChunk {
+  std::string path;
+  int64_t offset = 0;
+  std::string bytes;
+};
+void writeExternalChunks(const std::vector<ExternalChunk> &chunks, const std::string &what);
 /// Writes the raw_data of `tensors` one after the other to `filename` and makes
 /// each refer to its bytes there (data_location EXTERNAL, location = filename).
 void writeExternalData(const std::vector<Tensor *> &tensors, const std::string &filename);

@@ -21,8 +21,9 @@ Model readModelOrFile(const std::string &modelProtoOrFilename) {
   bool isFile = modelProtoOrFilename.size() < 4096 && modelProtoOrFilename.find('\0') == std::string::npos &&
                 std::filesystem::is_regular_file(modelProtoOrFilename, ec);
   if (isFile) return loadModelFile(modelProtoOrFilename);
+  Model m;
   try {
-    return parseModel(modelProtoOrFilename);
+    m = parseModel(modelProtoOrFilename);
   } catch (const error &e) {
     // A misspelt file name arrives here as "bytes": say so rather than report wire types.
     if (!isPrintable(modelProtoOrFilename)) throw;
@@ -31,6 +32,8 @@ Model readModelOrFile(const std::string &modelProtoOrFilename) {
     throw error("model file '{}' does not exist (and the string is not a serialised ONNX model: {})",
                 modelProtoOrFilename, e.what());
   }
+  resolveExternalDataFromWorkingDir(m);
+  return m;
 }
 
 } // namespace popart::onnxpb

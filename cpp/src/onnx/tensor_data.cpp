@@ -67,9 +67,14 @@ TensorInfo tensorInfoOf(const onnxpb::Tensor &t) {
 }
 
 std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info) {
-  if (t.dataLocation == 1 && !t.hasRawData)
-    throw error("tensor '{}' keeps its data in an external file that was not loaded; load the "
-                "model from its file path so external data can be found", t.name);
+  if (t.dataLocation == 1 && !t.hasRawData) {
+    std::string location;
+    for (const auto &e : t.externalData)
+      if (e.key == "location") location = e.value;
+    throw error("tensor '{}' keeps its data in the external file '{}', which was not found (relative "
+                "locations are read from the model file's folder, or from the working directory for a "
+                "model given as bytes)", t.name, location);
+  }
   std::vector<char> out;
   DataType type = info.dataType();
   if (dataTypeBits(type) == 0)

@@ -93,6 +93,7 @@ void SubgraphOp::checkInputCount(const Graph &g, size_t onnxInputs) const {
 // ---- If ----
 
 void IfOp::setup() {
+  checkModifiedInputs();
   if (inInfo(0).nelms() != 1 || inInfo(0).dataType() != DataType::BOOL)
     throw error("cond must be one BOOL value, got {}", inInfo(0).toString());
   const Graph &thenG = subgraph("then_branch"), &elseG = subgraph("else_branch");

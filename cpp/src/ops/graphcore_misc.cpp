@@ -80,8 +80,7 @@ public:
       return;
     }
     const int64_t t = attr<Attributes::Int>("data_type");
-    if (t < 0 || t > static_cast<int64_t>(DataType::DOUBLE) || t == static_cast<int64_t>(DataType::BFLOAT16) ||
-        t == static_cast<int64_t>(DataType::FLOAT8_143) || t == static_cast<int64_t>(DataType::FLOAT8_152))
+    if (t < 0 || t > static_cast<int64_t>(DataType::DOUBLE))
       throw error("attribute 'data_type' is {}, expected a popart DataType value (UINT8=0 .. DOUBLE=14)", t);
     const int64_t init = attr<Attributes::Int>("init_type");
     if (init != 0 && init != 1) throw error("attribute 'init_type' is {}, expected 0 (NoInit) or 1 (Zero)", init);

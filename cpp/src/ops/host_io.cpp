@@ -44,9 +44,22 @@ void RemoteIoOp::setup() {
   if (opid.type == "RemoteLoad") outInfo(0) = inInfo(0);
 }
 
-POPART_REGISTER_OP(HostLoadOp, graphcoreOp("HostLoad"), allTypes());
-POPART_REGISTER_OP(HostStoreOp, graphcoreOp("HostStore"), allTypes());
-POPART_REGISTER_OP(RemoteIoOp, graphcoreOp("RemoteLoad"), allTypes());
-POPART_REGISTER_OP(RemoteIoOp, graphcoreOp("RemoteStore"), allTypes());
+namespace {
+/// Every type of whole bytes: host and remote IO copy bytes (PopXL's float8 and bfloat16 included).
+std::vector<DataType> byteTypes() {
+  auto v = allTypes();
+  for (DataType t : {DataType::BFLOAT16, DataType::FLOAT8_143, DataType::FLOAT8_152, DataType::COMPLEX64,
+                     DataType::COMPLEX128})
+    v.push_back(t);
+  for (DataType t : storageTypes())
+    if (dataTypeBits(t) % 8 == 0) v.push_back(t);
+  return v;
+}
+} // namespace
+
+POPART_REGISTER_OP(HostLoadOp, graphcoreOp("HostLoad"), byteTypes());
+POPART_REGISTER_OP(HostStoreOp, graphcoreOp("HostStore"), byteTypes());
+POPART_REGISTER_OP(RemoteIoOp, graphcoreOp("RemoteLoad"), byteTypes());
+POPART_REGISTER_OP(RemoteIoOp, graphcoreOp("RemoteStore"), byteTypes());
 
 } // namespace popart

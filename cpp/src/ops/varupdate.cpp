@@ -1,7 +1,6 @@
 // Training ops created by the optimizer transform (internal, not importable):
 //   OptimizerVarUpdate(w, g, hyper, state...) -> w'   (updates w and state in place)
 //   GradAccumulate(accum, g) -> accum'                 (accum += g, in place)
-//   GradSum(g0, g1, ...) -> sum                        (partial gradients of one tensor)
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 
@@ -38,20 +37,7 @@ public:
   bool hasSideEffect() const override { return true; }
 };
 
-class GradSumOp final : public Op {
-public:
-  using Op::Op;
-  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
-  void setup() override {
-    for (const auto &[i, t] : input->tensorMap())
-      if (inInfo(i) != inInfo(0))
-        throw error("partial gradients differ: {} vs {}", inInfo(i).toString(), inInfo(0).toString());
-    outInfo(0) = inInfo(0);
-  }
-};
-
 } // namespace
 POPART_REGISTER_OP(OptimizerVarUpdateOp, internalOp("OptimizerVarUpdate"));
 POPART_REGISTER_OP(GradAccumulateOp, internalOp("GradAccumulate"));
-POPART_REGISTER_OP(GradSumOp, internalOp("GradSum"));
 } // namespace popart

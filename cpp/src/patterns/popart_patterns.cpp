@@ -88,8 +88,7 @@ public:
 class PreUniRepl final : public Pattern {
 public:
   bool matches(Op *op) const override {
-    bool sum = isOnnx(op, "Sum") || (op->opid.domain == Domain::ai_graphcore && op->opid.type == "GradSum");
-    return sum && op->input->n() == 1 && op->hasOutput(0) && isInternal(op->outTensor(0)) &&
+    return isOnnx(op, "Sum") && op->input->n() == 1 && op->hasOutput(0) && isInternal(op->outTensor(0)) &&
            op->inTensor(0)->consumers.getTotal() == 1;
   }
   bool apply(Op *op) const override {

@@ -163,7 +163,7 @@ void Session::copyDeviceWeightsToHost() {
 namespace {
 
 void checkWeightBuffer(const Tensor &t, const MutableVoidData &d) {
-  if (d.info.dataType() != t.info.dataType())
+  if (!hostHolds(d.info.dataType(), t.info.dataType()))
     throw error("weight buffer for '{}' has type {}, expected {}", t.id, d.info.data_type(), t.info.data_type());
   if (d.info.nelms() != t.info.nelms())
     throw error("weight buffer for '{}' has {} elements, expected {} ({})", t.id, d.info.nelms(), t.info.nelms(),
@@ -274,6 +274,15 @@ void Session::connectStreamToCallback(const TensorId &id, std::function<void(voi
 void Session::modelToHost(const std::string &fileName) {
   weightsToHost();
   writeFileAtomically(fileName, exportModelWithWeights(*ir_), "modelToHost");
+}
+
+void Session::updateExternallySavedTensorLocations(const std::string &fromLocation, const std::string &toLocation) {
+  const onnxpb::Model *m = ir_->getModel();
+  if (!m) throw error("updateExternallySavedTensorLocations: session '{}' has no ONNX model (built from an IR)", name_);
+  if (isPrepared()) copyDeviceWeightsToHost();
+  onnxpb::Model updated = *m;
+  moveExternalData(*ir_, updated, fromLocation, toLocation);
+  ir_->setOnnxModel(updated);
 }
 
 void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {

@@ -108,7 +108,8 @@ TensorId Autodiff::gradOf(const Tensor *t) {
   } else {
     std::map<InIndex, TensorId> ins;
     for (size_t i = 0; i < it->second.size(); ++i) ins[static_cast<InIndex>(i)] = it->second[i];
-    bwd_.createConnectedOp(internalOp("GradSum"), ins, {{0, name}}, Attributes(), "GradSum_" + t->id);
+    // An ai.onnx Sum named GradSum_<tensor>, as PopART adds gradient sums.
+    bwd_.createConnectedOp(onnxOp("Sum", {8}), ins, {{0, name}}, Attributes(), "GradSum_" + t->id);
   }
   return final_[t] = name;
 }
@@ -161,28 +162,35 @@ void Autodiff::run() {
 } // namespace
 
 BackwardGraph BackwardGraphs::create(Graph &fwd) {
+  std::vector<int> ins(fwd.getInputIds().size()), outs(fwd.getOutputIds().size());
+  for (size_t i = 0; i < ins.size(); ++i) ins[i] = static_cast<int>(i);
+  for (size_t k = 0; k < outs.size(); ++k) outs[k] = static_cast<int>(k);
+  return create(fwd, ins, outs);
+}
+
+BackwardGraph BackwardGraphs::create(Graph &fwd, const std::vector<int> &wrtInputs,
+                                     const std::vector<int> &seedOutputs) {
   Ir &ir = fwd.getIr();
   BackwardGraph b;
   b.graph = &ir.createGraph(ir.createIntermediateTensorId(fwd.id + "/grad"));
   Graph &bwd = *b.graph;
   std::vector<Tensor *> wrt;
-  for (const auto &id : fwd.getInputIds()) wrt.push_back(fwd.getTensor(id));
+  for (int i : wrtInputs) wrt.push_back(fwd.getTensor(fwd.getInputId(i)));
   Autodiff ad(fwd, bwd, wrt, *this);
-  const auto &outs = fwd.getOutputIds();
-  for (size_t k = 0; k < outs.size(); ++k) {
-    const Tensor *y = fwd.getTensor(outs[k]);
+  for (int k : seedOutputs) {
+    const Tensor *y = fwd.getTensor(fwd.getOutputId(k));
     if (!differentiable(y)) continue;
     TensorId seed = reservedGradientPrefix() + y->id + "__out" + std::to_string(k);
     bwd.addInput(seed, y->info);
     if (ad.needs(y)) ad.seed(y, seed, false);
-    b.outGrads.push_back(static_cast<int>(k));
+    b.outGrads.push_back(k);
   }
   ad.run();
   for (size_t i = 0; i < wrt.size(); ++i) {
     if (!differentiable(wrt[i])) continue;
     TensorId g = ad.gradOf(wrt[i]);
     bwd.markAsOutput(g.empty() ? ad.zerosLike(wrt[i]) : g);
-    b.inGrads.push_back(static_cast<int>(i));
+    b.inGrads.push_back(wrtInputs[i]);
   }
   b.acts = ad.activations();
   prune(bwd);  // grad ops reaching no output (the gradient of a Mul operand cast from an int, ...)

@@ -10,16 +10,24 @@
 namespace popart {
 namespace {
 
-// The modifier and every op consuming its results, transitively.
-std::set<Op *> dependents(Op *modifier) {
+// The modifier and every op after it: consuming its results or ordered after it by a topological
+// constraint (a front end such as PopXL orders a reader created after the modifier that way, so
+// the reader sees the modified value), transitively.
+std::set<Op *> dependents(const Graph &g, Op *modifier) {
+  std::multimap<OpId, OpId> after;
+  for (const auto &[b, a] : g.getTopoCons()) after.emplace(b, a);
   std::set<Op *> out{modifier};
   std::vector<Op *> todo{modifier};
+  auto visit = [&](Op *c) {
+    if (out.insert(c).second) todo.push_back(c);
+  };
   while (!todo.empty()) {
     Op *op = todo.back();
     todo.pop_back();
     for (const auto &[o, t] : op->output->tensorMap())
-      for (Op *c : t->consumers.getOps())
-        if (out.insert(c).second) todo.push_back(c);
+      for (Op *c : t->consumers.getOps()) visit(c);
+    auto [b, e] = after.equal_range(op->id);
+    for (auto it = b; it != e; ++it) visit(g.getOp(it->second));
   }
   return out;
 }
@@ -28,7 +36,7 @@ std::set<Op *> dependents(Op *modifier) {
 
 void orderAfterReaders(Graph &g, Tensor *t, Op *modifier) {
   std::vector<Tensor *> todo{t};
-  std::set<Op *> seen = dependents(modifier);
+  std::set<Op *> seen = dependents(g, modifier);
   while (!todo.empty()) {
     Tensor *cur = todo.back();
     todo.pop_back();

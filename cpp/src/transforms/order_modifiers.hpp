@@ -7,7 +7,7 @@ class Graph;
 class Op;
 class Tensor;
 /// Every op reading t, directly or through a view of it, runs before `modifier`
-/// (ops that depend on the modifier itself are left alone).
+/// (ops that depend on the modifier itself, through data or topological constraints, are left alone).
 void orderAfterReaders(Graph &g, Tensor *t, Op *modifier);
 /// orderAfterReaders for each modified input of each op in the graph (the
 /// in-place ops a model contains, e.g. ai.graphcore AddLhsInplace); the

@@ -11,6 +11,7 @@
 #include "popart/tensor.hpp"
 #include "transforms/autodiff.hpp"
 #include "transforms/constfold.hpp"
+#include "transforms/custom_transforms.hpp"
 #include "transforms/host_copy_ops.hpp"
 #include "transforms/inplace.hpp"
 #include "transforms/order_modifiers.hpp"
@@ -47,6 +48,7 @@ void differentiate(Ir &ir) {
   autodiff(ir);
   recompute(ir, forward);
   ir.dotCheckpoint("BWD0");
+  applyCustomTransforms(ir, "Bwd0");
   applyPatterns(ir);
   addOptimizerOps(ir);
 }
@@ -65,9 +67,12 @@ std::vector<IrPass> makePasses() {
          if (ir.getPatterns().getRuntimeAssertsOn()) ir.getPatterns().ensureAllMandatoryPreAliasPatternsAreEnabled();
        }},
       {"checkInferenceAnchors", [](Ir &ir) { if (!ir.isTraining()) checkAnchors(ir); }},
+      {"checkCustomTransforms", checkCustomTransformSettings},
       {"dotFwd0", [](Ir &ir) { ir.dotCheckpoint("FWD0"); }},
+      {"customFwd0", [](Ir &ir) { applyCustomTransforms(ir, "Fwd0"); }},
       {"patterns", applyPatterns},
       {"dotFwd1", [](Ir &ir) { ir.dotCheckpoint("FWD1"); }},
+      {"customFwd1", [](Ir &ir) { applyCustomTransforms(ir, "Fwd1"); }},
       {"constantFolding", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { foldConstants(g); }); }},
       {"orderModifiers", [](Ir &ir) {
          if (!ir.isExplicitProgram()) forEachGraph(ir, [](Graph &g) { orderModifiers(g); });
@@ -76,10 +81,14 @@ std::vector<IrPass> makePasses() {
       {"prune", [](Ir &ir) { prune(ir.getMainGraph()); }},
       {"hostCopyOps", [](Ir &ir) { if (ir.getSessionOptions().useHostCopyOps) addHostCopyOps(ir); }},
       {"dotPreAlias", [](Ir &ir) { ir.dotCheckpoint("PREALIAS"); }},
+      {"customPreAlias", [](Ir &ir) { applyCustomTransforms(ir, "PreAlias"); }},
+      // The main loops are implicit in the CPU executor: their checkpoint follows PreAlias.
+      {"customMainLoops", [](Ir &ir) { applyCustomTransforms(ir, "MainLoops"); }},
       {"inplace", [](Ir &ir) {
          if (ir.getPatterns().isInPlaceEnabled()) forEachGraph(ir, [](Graph &g) { inplace(g); });
        }},
       {"checkAnchors", checkAnchors},
+      {"customFinal", [](Ir &ir) { applyCustomTransforms(ir, "Final"); }},
       {"dotFinal", [](Ir &ir) { ir.dotCheckpoint("FINAL"); }},
       {"dumpIr", dumpIr},
   };

@@ -11,3 +11,8 @@ from popxl.ops._call import (  # noqa: F401,E402
     call, call_with_info, CallSiteInfo, repeat, repeat_with_info,
 )
 from popxl.ops import var_updates  # noqa: F401,E402
+from popxl.ops.var_updates import lamb_square  # noqa: F401,E402
+from popxl.ops._conditional import ConditionalSiteInfo, conditional, conditional_with_info  # noqa: F401,E402
+import importlib as _importlib  # noqa: E402
+_importlib.import_module("popxl.ops.call")  # loaded now, so the function below keeps the name ops.call
+from popxl.ops._call import call  # noqa: F811,E402

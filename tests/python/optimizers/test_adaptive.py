@@ -30,8 +30,8 @@ def adaptive_formula(mode, l2, tf=False):
         v1 = st.get("v1", 1.0 if tf and "RMSProp" in mode else 0.0)
         v1 = st["v1"] = v1 + gt * gt if mode == "AdaGrad" else a * v1 + (1 - a) * gt * gt
         if mode == "AdaDelta":
-            u = gt * np.sqrt(st.get("v3", 0.0) + eps) / np.sqrt(v1 + eps)
-            st["v3"] = a * st.get("v3", 0.0) + (1 - a) * u * u
+            u = gt * np.sqrt(st.get("v2", 0.0) + eps) / np.sqrt(v1 + eps)
+            st["v2"] = a * st.get("v2", 0.0) + (1 - a) * u * u
         else:
             ms = v1
             if mode == "CenteredRMSProp":
@@ -103,7 +103,7 @@ def test_rmsprop_tf_variant(mode):
     """TensorFlow's RMSProp: eps inside the square root, mean square starting at 1."""
     hypers = schedule(STEPS, dict(H0, mm=0.5, eps=1e-2), dict(H1, mm=0.5, eps=1e-2))
     data = make_data(STEPS)
-    got = train_popart([popart_adaptive(h, mode, rmspropTFVariant=True) for h in hypers], STEPS, data,
+    got = train_popart([popart_adaptive(h, mode, rmsprop_tf_variant=True) for h in hypers], STEPS, data,
                        read={"Accl1___W1": ((5, 6), np.float32)})
     ref = train_reference(lambda ps, h: FormulaOpt(adaptive_formula(mode, True, tf=True), ps, h), hypers, STEPS, data)
     assert_histories_close(got, ref)
@@ -112,7 +112,7 @@ def test_rmsprop_tf_variant(mode):
 @pytest.mark.parametrize("mode", MODES)
 def test_state_tensors(mode):
     names = {"AdaGrad": ["Accl1___W1"], "RMSProp": ["Accl1___W1", "Accl3___W1"],
-             "CenteredRMSProp": ["Accl1___W1", "Accl2___W1", "Accl3___W1"], "AdaDelta": ["Accl1___W1", "Accl3___W1"]}
+             "CenteredRMSProp": ["Accl1___W1", "Accl2___W1", "Accl3___W1"], "AdaDelta": ["Accl1___W1", "Accl2___W1"]}
     data = make_data(2)
     h = dict(H0, mm=0.9 if mode != "AdaGrad" else 0.0)
     got = train_popart([popart_adaptive(h, mode)] * 2, 2, data,

@@ -45,7 +45,7 @@ def test_adaptive_dict_and_accessors():
                          "defaultMomentum": (0.5, False), "defaultEps": (1e-4, True),
                          "defaultWeightDecay": (0.2, False), "lossScaling": (4.0, False)},
                         mode=popart.AdaptiveMode.CenteredRMSProp,
-                        weight_decay_mode=popart.WeightDecayMode.L2Regularization, rmspropTFVariant=True)
+                        weight_decay_mode=popart.WeightDecayMode.L2Regularization, rmsprop_tf_variant=True)
     assert a.alphas().getDefault().val() == pytest.approx(0.95)
     assert a.momentums().getDefault().val() == pytest.approx(0.5) and not a.momentums().getDefault().isConst()
     assert a.epss().getDefault().val() == pytest.approx(1e-4)
@@ -112,7 +112,7 @@ def test_update_optimizer_errors_adaptive_and_sgd():
     with pytest.raises(popart.popart_exception, match="cannot change the Adaptive mode"):
         train_popart([ada(), ada(mode=popart.AdaptiveMode.AdaGrad)], 2, make_data(2))
     with pytest.raises(popart.popart_exception, match="rmspropTFVariant"):
-        train_popart([ada(), ada(rmspropTFVariant=True)], 2, make_data(2))
+        train_popart([ada(), ada(rmsprop_tf_variant=True)], 2, make_data(2))
     sgd = lambda am: popart.SGD({"defaultLearningRate": (0.01, False)}, [], am)
     with pytest.raises(popart.popart_exception, match="accumulator and momentum"):
         train_popart([sgd(popart.SGDAccumulatorAndMomentum.Combined), sgd(popart.SGDAccumulatorAndMomentum.Separate)],

@@ -1,7 +1,7 @@
 // Adaptive update, hyper = [gradScale, lr, wd, alpha, mm, eps], state = v1[, v2][, v3]:
 //   g~ = g*gradScale (+ wd*w, L2); AdaGrad v1' = v1 + g~^2, else v1' = a*v1 + (1-a)*g~^2;
-//   u = g~/(sqrt(v1' [- v2'^2]) + eps) (TF: sqrt(... + eps)), AdaDelta u = g~*sqrt(v3+eps)/sqrt(v1'+eps);
-//   momentum v3' = mm*v3 + u, u = v3'; (+ wd*w, Decay); w' = w - lr*u.
+//   u = g~/(sqrt(v1' [- v2'^2]) + eps) (TF: sqrt(... + eps)), AdaDelta u = g~*sqrt(v2+eps)/sqrt(v1'+eps)
+//   with v2' = a*v2 + (1-a)*u^2; momentum v3' = mm*v3 + u, u = v3'; (+ wd*w, Decay); w' = w - lr*u.
 #include "popart/adaptive.hpp"
 #include "varupdate_util.hpp"
 #include <cmath>
@@ -16,8 +16,8 @@ template <class C> void adaptiveChunks(const VarUpdateArgs &a) {
        adadelta = mode == AdaptiveMode::AdaDelta;
   const C gs = vu::gradFactor(a), lr = a.hyper[1], wd = a.hyper[2], al = a.hyper[3], mm = a.hyper[4],
           eps = a.hyper[5];
-  const popx::TensorView *s2 = centered ? &a.state.at(1) : nullptr;
-  const popx::TensorView *s3 = momentum || adadelta ? &a.state.at(centered ? 2 : 1) : nullptr;
+  const popx::TensorView *s2 = centered || adadelta ? &a.state.at(1) : nullptr;
+  const popx::TensorView *s3 = momentum ? &a.state.at(s2 ? 2 : 1) : nullptr;
   vu::forChunks(a.w.nelms(), [&](int64_t o, int64_t n) {
     C wb[vu::kChunk], gb[vu::kChunk], b1[vu::kChunk], b2[vu::kChunk], b3[vu::kChunk];
     C *w = vu::view(a.w, o, n, wb), *g = vu::view(a.g, o, n, gb), *v1 = vu::view(a.state[0], o, n, b1);
@@ -27,8 +27,8 @@ template <class C> void adaptiveChunks(const VarUpdateArgs &a) {
       v1[i] = adagrad ? v1[i] + gt * gt : al * v1[i] + (1 - al) * gt * gt;
       C u;
       if (adadelta) {
-        u = gt * std::sqrt(v3[i] + eps) / std::sqrt(v1[i] + eps);
-        v3[i] = al * v3[i] + (1 - al) * u * u;
+        u = gt * std::sqrt(v2[i] + eps) / std::sqrt(v1[i] + eps);
+        v2[i] = al * v2[i] + (1 - al) * u * u;
       } else {
         C ms = v1[i];
         if (centered) {

@@ -56,8 +56,10 @@ struct InputBinding {
   void copyInto(const GraphRun &g) const {
     for (const auto &[i, v] : items) g.setInput(i, v);
   }
+  /// A sub-graph input the graph never reads was not copied in, and nothing changed it: skipped.
   void copyBack(const GraphRun &g) const {
-    for (const auto &[i, v] : modified) copyBytes(v.raw(), g.ins[i].raw(), v.nbytes());
+    for (const auto &[i, v] : modified)
+      if (g.used[i]) copyBytes(v.raw(), g.ins[i].raw(), v.nbytes());
   }
 };
 
@@ -75,7 +77,7 @@ TensorView outputOrScratch(const popx::Opx &opx, OutIndex i, const TensorInfo &i
   return opx.hasOutput(i) ? opx.getOutTensor(i) : opx.createTensor(info);
 }
 
-// ---- If: run the branch cond selects, copy its outputs. ----
+// ---- If: run the branch cond selects, copy its outputs (and its by-reference inputs back). ----
 class IfOpx final : public popx::Opx {
 public:
   using Opx::Opx;
@@ -91,6 +93,7 @@ public:
       const GraphRun &g = readBool(cond) ? *thenRun : *elseRun;
       implicit.copyInto(g);
       g.run();
+      implicit.copyBack(g);
       for (const auto &[i, v] : outs) copyBytes(v.raw(), g.outs[i].raw(), v.nbytes());
     });
   }

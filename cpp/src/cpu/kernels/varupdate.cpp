@@ -1,4 +1,4 @@
-// OptimizerVarUpdate, GradAccumulate and GradSum kernels. The var update
+// OptimizerVarUpdate and GradAccumulate kernels. The var update
 // picks its algorithm once at grow() and reads hyper-parameters at run time.
 #include "varupdate.hpp"
 #include "dispatch.hpp"
@@ -61,26 +61,10 @@ public:
   }
 };
 
-void gradSum(KernelContext &ctx) {
-  dispatchFloat(ctx.outInfo(0).dataType(), [&](auto tag) {
-    using T = decltype(tag);
-    auto out = ctx.out<T>(0);
-    int n = ctx.numInputs();
-    popx::Opx::parallelFor(out.size(), [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        compute_t<T> s = 0;
-        for (int k = 0; k < n; ++k) s += compute_t<T>(ctx.in<T>(k)[i]);
-        out[i] = T(s);
-      }
-    });
-  });
-}
-
 } // namespace
 
 void registerVarUpdate(const std::string &algorithm, VarUpdateFn fn) { algorithms()[algorithm] = fn; }
 
 static popx::OpxCreator<VarUpdateOpx> varUpdateOpxCreator(internalOp("OptimizerVarUpdate"));
 static popx::OpxCreator<GradAccumulateOpx> gradAccumulateOpxCreator(internalOp("GradAccumulate"));
-POPART_REGISTER_KERNEL(internalOp("GradSum"), gradSum);
 } // namespace popart::cpu

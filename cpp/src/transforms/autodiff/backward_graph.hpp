@@ -27,6 +27,10 @@ class BackwardGraphs {
 public:
   /// A new backward graph of `fwd` (the same F may be differentiated again).
   BackwardGraph create(Graph &fwd);
+  /// A new backward graph of `fwd` giving the gradients of F's inputs `wrtInputs` (in that order)
+  /// from the gradients of F's outputs `seedOutputs` (the other outputs' gradients count as zero).
+  /// Indices of non-float tensors are skipped.
+  BackwardGraph create(Graph &fwd, const std::vector<int> &wrtInputs, const std::vector<int> &seedOutputs);
   /// The backward graph of `fwd`, shared by every call site (Call).
   const BackwardGraph &shared(Graph &fwd);
 

@@ -1,0 +1,3 @@
+// PopART's popart/sgd.hpp: SGD and ConstSGD, defined in popart/optimizer.hpp.
+#pragma once
+#include "popart/optimizer.hpp"
