@@ -11,6 +11,7 @@ void bindIrAutodiff(py::module_ &m);  // bind_ir_autodiff.cpp
 #include "popart/dataflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
+#include "popart/logging.hpp"
 #include "popart/ir.hpp"
 #include "popart/op.hpp"
 #include "popart/opmanager.hpp"
@@ -239,6 +240,12 @@ void bindIr(py::module_ &m) {
       .def("createIntermediateTensorId", &Ir::createIntermediateTensorId)
       .def("dotCheckpoint", [](Ir &ir, const std::string &name) { ir.dotCheckpoint(name); })
       .def("serialise", &Ir::serialise)
+      .def("logIr", [](const Ir &ir) { logging::ir::info("{}", ir.serialise()); },
+           "Logs the IR as JSON at level INFO of the 'ir' log module")
+      .def("updateVertices", [](Ir &ir) {
+        for (Graph *g : ir.getAllGraphs())
+          for (Op *op : g->getOpSchedule()) op->setup();
+      }, "Re-runs every op's setup (output types and shapes) in schedule order, after a front end changed ops")
       .def("getOpSetVersion", &Ir::getOpSetVersion);
 }
 

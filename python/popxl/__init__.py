@@ -22,3 +22,4 @@ from popxl.streams import DeviceToHostStream, HostToDeviceStream, d2h_stream, h2
 from popxl.tensor import Constant, Tensor, Variable, constant, graph_input, graph_output, variable  # noqa: F401
 from popxl.tensor_spec import TensorSpec  # noqa: F401
 from popxl import fp8_utils, ops, transforms, utils  # noqa: F401,E402
+from popxl import random_seed  # noqa: F401,E402

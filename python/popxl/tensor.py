@@ -67,7 +67,18 @@ class Tensor:
 
     @property
     def T(self):
+        """The tensor with its axes reversed (ops.transpose)."""
         return self.transpose()
+
+    @property
+    def T_(self):
+        """A view of the tensor with its axes reversed (ops.transpose_)."""
+        return self.transpose_()
+
+    def transpose_(self, permutation=None):
+        """ops.transpose_: a transposed view aliasing this tensor."""
+        from popxl import ops
+        return ops.transpose_(self, permutation)
 
     @property
     def ipu(self) -> int:
@@ -130,7 +141,66 @@ class Tensor:
         return ops.detach(self)
 
     def flatten(self):
-        return self.reshape((-1,))
+        """The tensor as 1-D (ops.flatten)."""
+        from popxl import ops
+        return ops.flatten(self)
+
+    def reshape_(self, shape):
+        """ops.reshape_: a reshaped view aliasing this tensor."""
+        from popxl import ops
+        return ops.reshape_(self, shape)
+
+    def flatten_(self):
+        """ops.flatten_: a 1-D view aliasing this tensor."""
+        from popxl import ops
+        return ops.flatten_(self)
+
+    def detach_(self):
+        """ops.detach_: this tensor without gradient, aliasing it."""
+        from popxl import ops
+        return ops.detach_(self)
+
+    def copy_to_ipu(self, destination: int, source: Optional[int] = None):
+        """ops.ipu_copy of this tensor to IPU `destination`."""
+        from popxl import ops
+        return ops.ipu_copy(self, destination, source)
+
+    def diag(self):
+        """The main diagonal of a 2-D tensor (length min of its dimensions)."""
+        from popxl import ops
+        if self.rank != 2:
+            raise ValueError(f"diag: tensor '{self.id}' has shape {self.shape}, expected a 2-D tensor")
+        n, m = self.shape
+        k = min(n, m)
+        if k == 0:
+            return ops.slice(ops.flatten(self), 0, 0, 1, 0)
+        return ops.slice(ops.flatten(self), 0, (k - 1) * (m + 1) + 1, m + 1, 0)
+
+    def strides(self, shape=None):
+        """Byte strides of a row-major tensor of `shape` (this tensor's by default)."""
+        shape = self.shape if shape is None else tuple(shape)
+        out, s = [], self.dtype.itemsize
+        for d in reversed(shape):
+            out.append(s)
+            s *= d
+        return list(reversed(out))
+
+    def __getitem__(self, key):
+        """Indexing: ints and slices (ops.slice, int axes removed), an int tensor or list (ops.gather along
+        axis 0), or a bool tensor (ops.where(key, self, 0): unselected elements are 0)."""
+        from popxl import ops
+        from popxl.dtypes import bool as _bool
+        if isinstance(key, (list, np.ndarray)):
+            arr = np.asarray(key)
+            key = constant(arr if arr.dtype == np.bool_ else arr.astype(np.int32), name="index")
+        if isinstance(key, Tensor):
+            if key.dtype == _bool:
+                return ops.where(key, self, constant(np.zeros((), self.dtype.as_numpy())))
+            if not key.dtype.is_int:
+                raise TypeError(f"tensor '{self.id}' indexed by '{key.id}' of type {key.dtype.name} (expected an "
+                                "int or bool tensor)")
+            return ops.gather(self, key)
+        return _basic_index(self, key if isinstance(key, tuple) else (key,))
 
     # ---- operators ----
     def _bin(self, other, op, reverse=False):
@@ -152,6 +222,17 @@ class Tensor:
     def __gt__(self, o): return self._bin(o, "greater")
     def __lt__(self, o): return self._bin(o, "less")
 
+    def __mod__(self, o): return self._bin(o, "fmod")
+    def __rmod__(self, o): return self._bin(o, "fmod", True)
+    def __and__(self, o): return self._bin(o, "logical_and")
+    def __rand__(self, o): return self._bin(o, "logical_and", True)
+    def __or__(self, o): return self._bin(o, "logical_or")
+    def __ror__(self, o): return self._bin(o, "logical_or", True)
+
+    def __invert__(self):
+        from popxl import ops
+        return ops.logical_not(self)
+
     def __neg__(self):
         from popxl import ops
         return ops.negate(self)
@@ -159,6 +240,44 @@ class Tensor:
     def __iadd__(self, o):
         from popxl import ops
         return ops.add_(self, o)
+
+
+def _basic_index(t: Tensor, key: tuple) -> Tensor:
+    """t[key] for a tuple of ints, slices and at most one Ellipsis."""
+    from popxl import ops
+    n_ell = sum(k is Ellipsis for k in key)
+    if n_ell > 1:
+        raise IndexError(f"tensor '{t.id}': an index can only have one ellipsis")
+    n_axes = len(key) - n_ell
+    if n_axes > t.rank:
+        raise IndexError(f"tensor '{t.id}' of rank {t.rank} indexed with {n_axes} axes")
+    if n_ell:
+        i = key.index(Ellipsis)
+        key = key[:i] + (slice(None),) * (t.rank - n_axes) + key[i + 1:]
+    starts, stops, steps, axes, drop = [], [], [], [], []
+    for ax, k in enumerate(key):
+        if isinstance(k, (int, np.integer)):
+            d = t.shape[ax]
+            if not -d <= k < d:
+                raise IndexError(f"index {k} is out of range for axis {ax} of tensor '{t.id}' {t.shape}")
+            k = int(k) + d if k < 0 else int(k)
+            starts.append(k), stops.append(k + 1), steps.append(1), axes.append(ax), drop.append(ax)
+        elif isinstance(k, slice):
+            if k == slice(None):
+                continue
+            starts.append(k.start), stops.append(k.stop), steps.append(1 if k.step is None else k.step)
+            axes.append(ax)
+        else:
+            raise TypeError(f"tensor '{t.id}': unsupported index {k!r} (ints, slices, ..., int/bool tensors)")
+    out = t
+    if axes:
+        big = np.iinfo(np.int64).max
+        st = [s if s is not None else (0 if p > 0 else big) for s, p in zip(starts, steps)]
+        en = [e if e is not None else (big if p > 0 else -big) for e, p in zip(stops, steps)]
+        out = ops.slice(t, st, en, steps, axes)
+    if drop:
+        out = ops.squeeze(out, drop)
+    return out
 
 
 class Variable(Tensor):

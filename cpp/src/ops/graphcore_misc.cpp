@@ -11,8 +11,8 @@
 //     one memory layout, so it is a plain copy. dx = dy.
 //   Reshape (graphcore 1): y = x with the explicit `shape` attribute. dx = dy reshaped.
 //   CopyVarUpdate(var, updater): var := updater in place; y aliases var.
-//   PrintTensor: y = x, printing x on every run (format in kernels/graphcore_misc.cpp);
-//     its gradient prints dy too when print_gradient = 1, and passes it through.
+//   PrintTensor: y = x, printing x on every run (format in kernels/graphcore_misc.cpp) unless
+//     print_self = 0; its gradient prints dy too when print_gradient = 1, and passes it through.
 #include "popart/ir.hpp"
 #include "popart/op/elementwise.hpp"
 #include "popart/opmanager.hpp"
@@ -144,6 +144,7 @@ public:
   explicit PrintTensorGradOp(const Op &fwd) : ShapeGradOp(internalOp("PrintTensorGrad"), fwd) {
     attributes() = fwd.attributes();
     attributes().setAttribute("title", "Gradient___" + fwd.attr<Attributes::String>("title", fwd.inId(0)));
+    attributes().setAttribute("print_self", int64_t(1));
   }
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   bool hasSideEffect() const override { return true; }

@@ -1,4 +1,5 @@
 #include "host_copy_ops.hpp"
+#include "ops/host_io.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
@@ -30,6 +31,7 @@ void addHostCopyOps(Ir &ir) {
   const auto streams = g.getTensors().getOfType(TensorType::Stream);
   for (Tensor *t : streams) loadStream(g, t);
   for (const TensorId &id : ir.getDataFlow().anchors()) {
+    if (findHostStore(ir, id)) continue;  // a front end (PopXL, popart.ir) stores it already
     Attributes store;
     store.setAttribute("streamTensorId", id);
     g.createConnectedOp(graphcoreOp("HostStore"), {{0, id}}, {}, store, "HostStore_" + id);

@@ -15,6 +15,7 @@
 #include "transforms/host_copy_ops.hpp"
 #include "transforms/inplace.hpp"
 #include "transforms/order_modifiers.hpp"
+#include "transforms/separate_views.hpp"
 #include "transforms/prune.hpp"
 #include "transforms/recompute.hpp"
 #include <cstdlib>
@@ -76,6 +77,9 @@ std::vector<IrPass> makePasses() {
       {"constantFolding", [](Ir &ir) { forEachGraph(ir, [](Graph &g) { foldConstants(g); }); }},
       {"orderModifiers", [](Ir &ir) {
          if (!ir.isExplicitProgram()) forEachGraph(ir, [](Graph &g) { orderModifiers(g); });
+       }},
+      {"separateViews", [](Ir &ir) {
+         if (ir.isExplicitProgram()) forEachGraph(ir, [](Graph &g) { separateViews(g); });
        }},
       {"autodiff", differentiate},
       {"prune", [](Ir &ir) { prune(ir.getMainGraph()); }},

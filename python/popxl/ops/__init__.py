@@ -11,6 +11,25 @@ from popxl.ops._call import (  # noqa: F401,E402
     call, call_with_info, CallSiteInfo, repeat, repeat_with_info,
 )
 from popxl.ops import var_updates  # noqa: F401,E402
+from popxl.ops._math import (  # noqa: F401,E402
+    cast, exp_, fmod, gelu, gelu_, increment_mod, increment_mod_, logical_and, logical_or, relu_, scaled_add,
+    scaled_add_, swish, swish_, where,
+)
+from popxl.ops._shape import (  # noqa: F401,E402
+    concat, detach_, dynamic_slice, dynamic_update, dynamic_update_, flatten, flatten_, gather, io_tile_copy,
+    ipu_copy, onehot, reshape_, scatter, scatter_reduce, slice, split, squeeze, subsample, tied_gather,
+)
+from popxl.ops._reduce import (  # noqa: F401,E402
+    argmax, argmin, cumsum, histogram, l1, l2, logsum, logsumexp, median, sumsquare, topk,
+)
+from popxl.ops._nn import (  # noqa: F401,E402
+    average_pool, batch_norm_inference, conv, conv_transpose, group_norm, interpolate, layer_norm, max_pool,
+    nll_loss, nll_loss_with_softmax_grad, print_tensor, roi_align,
+)
+from popxl.ops._random import (  # noqa: F401,E402
+    dropout, random_normal, random_uniform, shaped_dropout, split_random_seed,
+)
+from popxl.ops._views import concat_, slice_, transpose_  # noqa: F401,E402
 from popxl.ops.var_updates import lamb_square  # noqa: F401,E402
 from popxl.ops._conditional import ConditionalSiteInfo, conditional, conditional_with_info  # noqa: F401,E402
 import importlib as _importlib  # noqa: E402

@@ -80,6 +80,8 @@ def _sequence(g, pb_op):
         if g._last_op is not None:
             g._pb_graph.addTopoCon(g._last_op, pb_op)
         g._last_op = pb_op
+    from popxl.ops._views import after_op
+    after_op(g, pb_op)  # keeps the views of transpose_/slice_/concat_ in step
 
 
 def _binary(op_type):
@@ -100,8 +102,17 @@ less = _binary("Less")
 
 
 def matmul(lhs: Tensor, rhs: Tensor, available_memory_proportion=None, output_type=None, partials_type=None):
-    """Matrix product with numpy's matmul broadcasting."""
-    return _op("MatMul", [lhs, rhs])[0]
+    """Matrix product with numpy's matmul broadcasting; output_type (a float dtype) casts the result."""
+    out = _op("MatMul", [lhs, rhs])[0]
+    if output_type is not None:
+        from popxl.dtypes import dtype as _dtype
+        from popxl.ops._math import cast
+        dt = _dtype.as_dtype(output_type)
+        if not dt.is_floating_point:
+            raise TypeError(f"matmul: output_type {dt.name} for '{out.id}' is not a floating point type")
+        if dt != out.dtype:
+            out = cast(out, dt)
+    return out
 
 
 def negate(t: Tensor) -> Tensor:

@@ -60,9 +60,11 @@ def equal(lhs, rhs) -> Tensor:
     return _op("Equal", [lhs, rhs])[0]
 
 
-def maximum(lhs, rhs) -> Tensor:
-    """Elementwise maximum with broadcasting."""
-    return _op("Max", [lhs, rhs])[0]
+def maximum(*ts) -> Tensor:
+    """Elementwise maximum of the tensors `ts` (one or more, same dtype) with numpy broadcasting."""
+    if not ts:
+        raise ValueError("maximum: no tensors given")
+    return _op("Max", list(ts))[0]
 
 
 def minimum(lhs, rhs) -> Tensor:

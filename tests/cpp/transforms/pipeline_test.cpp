@@ -12,6 +12,8 @@
 #include "popart/stepio.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/pipeline.hpp"
+#include "transforms/prune.hpp"
+#include "transforms/separate_views.hpp"
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <fstream>
@@ -115,6 +117,53 @@ TEST(IrPipeline, PrunePrunesAndInplacingInplaces) {
   EXPECT_FALSE(g.getTensors().contains("dead"));
   EXPECT_GE(opTypes(g).count("ReluInplace"), 1u);
   EXPECT_THROW(runIrPipeline(*ir), error);
+}
+
+// y = x * c1; ExpInplace(y) (output unused); z = y + c1 is read: the in-place op stays, since z reads the
+// y it changed; ExpInplace(d) of a tensor nothing else reads goes.
+TEST(IrPipeline, PruneKeepsInPlaceChangesOfNeededTensors) {
+  const OperatorIdentifier expInplace{"ai.graphcore", "ExpInplace", 1};
+  auto ir = std::make_shared<Ir>();
+  Graph &g = ir->getMainGraph();
+  g.getTensors().addStream("x", f23);
+  g.getTensors().addConstInit("c1", f23, c1.data());
+  connect(g, mul, {"x", "c1"}, "y");
+  Op *changeY = connect(g, expInplace, {"y"}, "e");
+  Op *readY = connect(g, add, {"y", "c1"}, "z");
+  g.addTopoCon(changeY, readY);
+  connect(g, mul, {"x", "c1"}, "d");
+  connect(g, expInplace, {"d"}, "de");
+  g.markAsOutput("z");
+  prune(g);
+  EXPECT_TRUE(g.getTensors().contains("e"));
+  EXPECT_FALSE(g.getTensors().contains("de"));
+  EXPECT_FALSE(g.getTensors().contains("d"));
+}
+
+// y = Detach(x) shares x's memory; ExpInplace(y) changes y: separateViews gives y its own memory (a Nop
+// copy) unless the Detach is marked as a view.
+TEST(IrPipeline, SeparateViewsCopiesAliasesOfChangedTensors) {
+  const OperatorIdentifier detach{"ai.graphcore", "Detach", 1};
+  const OperatorIdentifier expInplace{"ai.graphcore", "ExpInplace", 1};
+  for (int64_t view : {0, 1}) {
+    auto ir = std::make_shared<Ir>();
+    Graph &g = ir->getMainGraph();
+    g.getTensors().addVarInit("x", f23, w0.data());
+    Attributes attrs;
+    if (view) attrs.setAttribute("view", view);
+    Op *d = connect(g, detach, {"x"}, "y", attrs);
+    connect(g, expInplace, {"y"}, "e");
+    separateViews(g);
+    Op *producer = g.getTensor("y")->getProducerUnsafe();
+    if (view) {
+      EXPECT_EQ(producer, d);
+    } else {
+      ASSERT_NE(producer, d);
+      EXPECT_EQ(producer->opid.type, "Nop");
+      EXPECT_EQ(producer->inTensor(0), d->outTensor(0));
+      EXPECT_EQ(d->outTensor(0)->info, f23);
+    }
+  }
 }
 
 TEST(IrPipeline, InplacingOffWithoutTheInPlacePattern) {

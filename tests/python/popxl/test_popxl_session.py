@@ -403,3 +403,57 @@ def test_autodiff_grads_provided_and_required(provided, required):
     assert len(grads) == len(order) and got_names == [fwd_inputs[i] for i in order]
     for got, i in zip(grads, order):
         np.testing.assert_allclose(got, ref[i], rtol=1e-6)
+
+
+ALL_DTYPES = [popxl.bool, popxl.int8, popxl.int16, popxl.int32, popxl.int64, popxl.uint8, popxl.uint16,
+              popxl.uint32, popxl.uint64, popxl.float16, popxl.float32, popxl.float64, popxl.float8_143,
+              popxl.float8_152]
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=lambda d: d.name)
+def test_every_dtype_through_streams_variables_and_constants(dt):
+    """Host input -> device -> host output, and variable/constant data, keep values and dtypes."""
+    rng = np.random.default_rng(3)
+    np_t = dt.as_numpy()
+    data = (rng.random((2, 3)) * 100).astype(np_t)
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x_h2d = popxl.h2d_stream((2, 3), dt, name="x")
+        x = ops.host_load(x_h2d, "x_in")
+        v = popxl.variable(data[::-1].copy(), dt, name="v")
+        c = popxl.constant(data[:, ::-1].copy(), dt, name="c")
+        streams = {}
+        for name, t in [("x", x), ("v", v), ("c", c)]:
+            streams[name] = popxl.d2h_stream(t.shape, t.dtype, name=f"{name}_out")
+            ops.host_store(streams[name], t)
+    assert x.dtype == dt and v.dtype == dt and c.dtype == dt
+    with popxl.Session(ir, "cpu") as s:
+        out = s.run({x_h2d: data})
+        got_v, got_c = s.get_tensor_data(v), s.get_tensor_data(c)
+    for name, ref in [("x", data), ("v", data[::-1]), ("c", data[:, ::-1])]:
+        assert out[streams[name]].dtype == np_t
+        np.testing.assert_array_equal(out[streams[name]], ref)
+    np.testing.assert_array_equal(got_v, data[::-1])
+    np.testing.assert_array_equal(got_c, data[:, ::-1])
+    assert got_v.dtype == np_t and got_c.dtype == np_t
+
+
+@pytest.mark.parametrize("dt", [popxl.float16, popxl.float32, popxl.int32], ids=lambda d: d.name)
+def test_intermediate_tensors_of_each_kind(dt):
+    """An intermediate computed from a host input, a variable and a constant."""
+    np_t = dt.as_numpy()
+    ir = popxl.Ir()
+    with ir.main_graph:
+        x_h2d = popxl.h2d_stream((4,), dt, name="x")
+        x = ops.host_load(x_h2d)
+        v = popxl.variable(np.arange(4).astype(np_t), name="v")
+        c = popxl.constant(np.full(4, 3).astype(np_t), name="c")
+        y = (x + v) * c - v
+        d2h = popxl.d2h_stream(y.shape, y.dtype, name="y")
+        ops.host_store(d2h, y)
+    xs = np.array([1, 2, 3, 4]).astype(np_t)
+    with popxl.Session(ir, "cpu") as s:
+        out = s.run({x_h2d: xs})[d2h]
+    ref = (xs + np.arange(4).astype(np_t)) * np.full(4, 3).astype(np_t) - np.arange(4).astype(np_t)
+    assert out.dtype == np_t
+    np.testing.assert_array_equal(out, ref)

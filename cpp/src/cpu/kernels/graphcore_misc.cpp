@@ -213,13 +213,16 @@ public:
     popx::TensorView x = getInTensor(0), y = getOutTensor(0);
     const bool summarise = f->threshold > 0 && x.nelms() > f->threshold;
     auto printer = std::make_shared<TensorPrinter>(*f, x.shape(), summarise);
+    const bool printSelf = op.attr<Attributes::Int>("print_self", 1) != 0;
     dispatchAll(x.dtype(), [&](auto tag) {
       using T = decltype(tag);
-      prog.add([f, printer, x, y] {
-        const std::string s = printer->print(static_cast<const T *>(x.raw()));
-        std::fwrite(s.data(), 1, s.size(), stdout);
-        std::fputc('\n', stdout);
-        std::fflush(stdout);
+      prog.add([f, printer, x, y, printSelf] {
+        if (printSelf) {
+          const std::string s = printer->print(static_cast<const T *>(x.raw()));
+          std::fwrite(s.data(), 1, s.size(), stdout);
+          std::fputc('\n', stdout);
+          std::fflush(stdout);
+        }
         copyBytes(y.raw(), x.raw(), y.nbytes());
       });
     });

@@ -63,6 +63,18 @@ def _submodule(name, doc, predicate, classes):
 _classes = dict(_make_class(i) for i in _newest(_core._ir.supportedOperations(True)))
 globals().update(_classes)
 
+
+def __getattr__(name):
+    # An op registered after this module was imported (a custom op library loaded later).
+    if name.endswith("Op"):
+        for i in _newest(_core._ir.supportedOperations(True)):
+            if i.type + "Op" == name:
+                cname, cls = _make_class(i)
+                _classes[cname] = cls
+                globals()[cname] = cls
+                return cls
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+
 collectives = _submodule("collectives", "Collective ops (replicated all-reduce, all-gather, reduce-scatter).",
                          lambda t: t.startswith("Replicated") or t in ("AllReduce",), _classes)
 exchange = _submodule("exchange", "Host and remote exchange ops (HostLoad, HostStore, RemoteLoad, RemoteStore).",
