@@ -15,5 +15,7 @@ echo "== installing the Python requirements into $(python -c 'import sys; print(
 python -m pip install -q -r requirements-dev.txt 2> >(grep -v "is ignored: it is neither a file nor a directory" >&2)
 echo "== building popart-cpu"
 bash scripts/build.sh
+echo "== installing horovod.popart (distributions/horovod-popart: Horovod's PopART API and horovodrun over MPI)"
+python -m pip install -q --no-build-isolation --no-deps distributions/horovod-popart
 echo "== running examples/demo.py"
 python examples/demo.py

@@ -123,7 +123,7 @@ template <class S, class C> void bindSessionMethods(C &c) {
       .def("getRNGState", &S::getRNGState, "The random-number state (seed and counters) as a list of ints.")
       .def("setRNGState", &S::setRNGState, py::arg("rngState"),
            "Restore a state returned by getRNGState, so random ops repeat from that point.")
-      .def("broadcastWeights", &S::broadcastWeights, py::arg("rootRank") = 0,
+      .def("broadcastWeights", &S::broadcastWeights, py::arg("rootRank") = 0, py::call_guard<py::gil_scoped_release>(),
            "Copy the weights of process rootRank to the others; within one process they are already identical.")
       .def("getDevice", &S::getDevice, "The DeviceInfo the session runs on.")
       .def("areHostWeightsInSync", &S::areHostWeightsInSync,

@@ -18,4 +18,5 @@ void bindRegistry(py::module_ &m); // OperatorIdentifier, OpDefinition, getSuppo
 void bindBuilder(py::module_ &m);  // _BuilderCore, its settings types and context managers, _opSchemas
 /// The docstring of SessionOptions.<name> (option_docs.cpp); internal_error when there is none.
 const char *sessionOptionDoc(const std::string &name);
+void bindDistributed(py::module_ &m); // _setProcessGroup: the MPI process group of distributed sessions
 } // namespace popart::bindings

@@ -16,7 +16,7 @@ def _anchor_shape(session, anchor: str):
     art = df.art(anchor)
     opts = session._options
     accum = opts.getAccumulationFactor()
-    repl = opts.getGlobalReplicationFactor()
+    repl = _local_replicas(opts)
     kind = art.id()
     if kind == popart_core.AnchorReturnTypeId.All:
         lead = [df.batchesPerStep(), accum, repl]
@@ -25,6 +25,17 @@ def _anchor_shape(session, anchor: str):
     else:
         lead = [repl]
     return [d for d in lead if d != 1] + list(session.getInfo(anchor).shape())
+
+
+def _local_replicas(opts) -> int:
+    """Replicas this process feeds (of getGlobalReplicationFactor() over all processes)."""
+    return opts.replicatedGraphCount if opts.enableReplicatedGraphs else 1
+
+
+def _setup_distributed(options):
+    if options is not None and options.enableDistributedReplicatedGraphs:
+        from popart import distributed
+        distributed.setup()
 
 
 class _SessionMixin:
@@ -74,6 +85,7 @@ class InferenceSession(_SessionMixin, popart_core._InferenceSessionCore):
                  patterns=None, userOptions=None, name: str = "inference"):
         """Creates the session (see the class docstring for the arguments); it runs after prepareDevice()."""
         userOptions = userOptions if userOptions is not None else popart_core.SessionOptions()
+        _setup_distributed(userOptions)
         inputShapeInfo = inputShapeInfo if inputShapeInfo is not None else popart_core.InputShapeInfo()
         patterns = patterns if patterns is not None else popart_core.Patterns()
         super().__init__(fnModel, dataFlow, deviceInfo, inputShapeInfo, userOptions, patterns, name)
@@ -107,6 +119,7 @@ class TrainingSession(_SessionMixin, popart_core._TrainingSessionCore):
                  patterns=None, userOptions=None, name: str = "training"):
         """Creates the session (see the class docstring for the arguments); it runs after prepareDevice()."""
         userOptions = userOptions if userOptions is not None else popart_core.SessionOptions()
+        _setup_distributed(userOptions)
         inputShapeInfo = inputShapeInfo if inputShapeInfo is not None else popart_core.InputShapeInfo()
         patterns = patterns if patterns is not None else popart_core.Patterns()
         super().__init__(fnModel, dataFlow, loss, optimizer, deviceInfo, inputShapeInfo, userOptions,

@@ -24,7 +24,7 @@ class Optimizer;
 class Patterns;
 struct SessionOptions;
 namespace popx {
-class Devicex;
+class Executor;
 }
 
 class Session {
@@ -68,8 +68,9 @@ public:
   uint64_t getRandomSeed() const;
   std::vector<uint32_t> getRNGState() const;
   void setRNGState(const std::vector<uint32_t> &state);
-  /// Weights are already identical with one process.
-  void broadcastWeights(int rootRank = 0) {}
+  /// Every replica's weights := those of process `rootRank`'s first replica
+  /// (with one process: replica 0's).
+  void broadcastWeights(int rootRank = 0);
 
   /// Host weights equal the device weights (false after a training run until weightsToHost).
   bool areHostWeightsInSync() const { return hostWeightsInSync_; }
@@ -111,7 +112,7 @@ public:
   /// The IR, shared (Python's session.getIr() keeps the session's IR alive through it).
   std::shared_ptr<Ir> getIrShared() const { return ir_; }
   std::shared_ptr<DeviceInfo> getDevice() const { return device_; }
-  popx::Devicex &getDevicex() const;
+  popx::Executor &getExecutor() const;
   bool isPrepared() const;
   const std::string &getName() const { return name_; }
 
@@ -126,7 +127,7 @@ protected:
                        const Patterns &patterns, const TensorId &loss, const Optimizer *optimizer);
 
   std::shared_ptr<Ir> ir_;
-  std::unique_ptr<popx::Devicex> devicex_;
+  std::unique_ptr<popx::Executor> devicex_;
   std::shared_ptr<DeviceInfo> device_;
   std::string name_;
   void countStepElements();

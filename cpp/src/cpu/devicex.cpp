@@ -17,20 +17,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <unordered_set>
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
 
 namespace popart::popx {
 namespace {
-
-int64_t readTicks() {
-#if defined(__x86_64__)
-  return static_cast<int64_t>(__rdtsc());
-#else
-  return std::chrono::steady_clock::now().time_since_epoch().count();
-#endif
-}
 
 bool isPersistent(const Tensor *t) {
   return t->tensorType() == TensorType::Variable || t->tensorType() == TensorType::Const ||
@@ -70,7 +59,17 @@ Block::Block(int64_t nbytes) : size(nbytes) {
 }
 Block::~Block() { std::free(data); }
 
-Devicex::Devicex(Ir &ir) : ir_(ir) {}
+Devicex::Devicex(Ir &ir, int64_t localReplica, Communicator *comm)
+    : ir_(ir), replica_(localReplica), comm_(comm), rng_(ir.randomState()) {}
+
+Devicex::Devicex(Ir &ir, const Devicex &weights)
+    : ir_(ir), replica_(weights.replica_), comm_(weights.comm_), weightsFrom_(&weights),
+      autoStages_(weights.autoStages_), rng_(ir.randomState()) {}
+
+Communicator &Devicex::communicator() const {
+  if (!comm_) throw internal_error("replica {} has no communicator (it was not created by an Executor)", replica_);
+  return *comm_;
+}
 Devicex::~Devicex() = default;
 
 TensorView Devicex::view(const Tensor *t) const {
@@ -93,6 +92,13 @@ void Devicex::copy(const TensorView &dst, const TensorView &src) {
 }
 
 void Devicex::allocatePersistent(const Tensor *t) {
+  if (weightsFrom_ && t->tensorType() != TensorType::Stream) {  // a pipelining instance: shared state
+    auto it = weightsFrom_->buffers_.find(t);
+    if (it == weightsFrom_->buffers_.end())
+      throw internal_error("pipelining instance: tensor '{}' has no buffer in the first instance", t->id);
+    buffers_[t] = it->second;
+    return;
+  }
   blocks_.push_back(std::make_unique<Block>(t->info.nbytes()));
   persistentBytes_ += blocks_.back()->size;
   buffers_[t] = blocks_.back()->data;
@@ -240,7 +246,30 @@ Sequence Devicex::growGraph(const Graph &g) {
     (g.isMainGraph() && op->settings.executionContext == ExecutionContext::AccumulateOuterFragment ? outer : inner)
         .push_back(op);
   if (!outer.empty()) outerProgram_ = growOps(outer);
-  return growOps(inner);
+  if (!g.isMainGraph()) return growOps(inner);
+  Sequence all;
+  int64_t stage = -1;
+  auto stageOf = [&](const Op *op) -> std::optional<int64_t> {
+    if (op->settings.pipelineStage) return *op->settings.pipelineStage;
+    if (op->settings.vgraphId) return *op->settings.vgraphId;
+    auto it = autoStages_.find(op);
+    if (it != autoStages_.end()) return it->second;
+    return std::nullopt;
+  };
+  for (size_t i = 0; i < inner.size();) {
+    if (auto own = stageOf(inner[i])) stage = *own;
+    if (stage < 0) stage = 0;
+    size_t j = i + 1;
+    for (; j < inner.size(); ++j) {
+      auto s = stageOf(inner[j]);
+      if (s && *s != stage) break;
+    }
+    Sequence seg = growOps({inner.begin() + static_cast<std::ptrdiff_t>(i), inner.begin() + static_cast<std::ptrdiff_t>(j)});
+    all.add(seg);
+    segments_.push_back({stage, std::move(seg), static_cast<int64_t>(j - i)});
+    i = j;
+  }
+  return all;
 }
 
 const Sequence &Devicex::graphProgram(const Graph &g) {
@@ -296,6 +325,7 @@ bool modifiedByOps(const Tensor *t) {
 } // namespace
 
 const uint64_t *Devicex::hostWriteCounter(const Tensor *t) const {
+  if (weightsFrom_) return weightsFrom_->hostWriteCounter(t);  // the host writes the first instance
   const bool hostOnly = t->tensorType() == TensorType::Const ||
                         (t->tensorType() == TensorType::Variable && !ir_.isTraining());
   return hostOnly && !modifiedByOps(t) ? &hostWrites_ : nullptr;
@@ -336,7 +366,7 @@ void fillSynthetic(void *dst, const TensorInfo &info, SyntheticDataMode mode, ui
 void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst) {
   const SyntheticDataMode synthetic = ir_.getSessionOptions().syntheticDataMode;
   if (synthetic != SyntheticDataMode::Off) {
-    const uint64_t key = cpu::randomMix64(ir_.randomState().counter) + cpu::randomOpKey(id);
+    const uint64_t key = cpu::randomMix64(rng_.counter) + cpu::randomOpKey(id);
     fillSynthetic(dst, info, synthetic, key);
     return;
   }
@@ -351,9 +381,22 @@ void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info
   io.inComplete(id, n);
 }
 
-void Devicex::readInputs(IStepIO &io) {
+void Devicex::beginMicroBatch(IStepIO &io, const MicroBatch &mb, uint64_t rngCounter) {
+  io_ = &io;
+  microBatch_ = mb;
+  rng_ = {ir_.randomState().seed, rngCounter};
+}
+
+void Devicex::runMain() const { programs_.at(ir_.getMainGraph().id).run(); }
+
+void Devicex::runOuter(uint64_t rngCounter) {
+  rng_.counter = rngCounter;
+  outerProgram_.run();
+}
+
+void Devicex::readInputs() {
   for (Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream)) {
-    readStream(io, t->id, t->info, buffers_[t]);
+    readStream(*io_, t->id, t->info, buffers_[t]);
     if (!callbacks_.empty()) runCallbacks(t);
   }
 }
@@ -385,6 +428,16 @@ void *Devicex::remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, b
                         stored);
   if (index >= stored) b.bytes.resize(bytes * static_cast<size_t>(index + 1));
   return b.bytes.data() + bytes * static_cast<size_t>(index);
+}
+
+void Devicex::writeAnchors() { writeAnchors(*io_, microBatch_); }
+
+void Devicex::writeAnchorsFrom(const Devicex &src, IStepIO &io, const MicroBatch &mb) {
+  for (const auto &id : ir_.getDataFlow().anchors()) {
+    if (anchorsStoredByOps_.count(id)) continue;
+    const Tensor *t = ir_.getMainGraph().getTensor(id);
+    writeAnchor(io, id, src.buffers_.at(t), t->info, mb);
+  }
 }
 
 void Devicex::writeAnchors(IStepIO &io, const MicroBatch &mb) {
@@ -419,61 +472,6 @@ void Devicex::writeAnchor(IStepIO &io, const TensorId &id, const void *src, cons
                         out.info.nelms(), info.nelms(), info.toString());
   std::memcpy(out.data, src, static_cast<size_t>(info.nbytes()));
   io.outComplete(id);
-}
-
-// Data is laid out [batchesPerStep, accumulationFactor, replicas, ...]: the
-// replicas of one micro-batch run one after the other on the same weights,
-// and their gradients are accumulated like micro-batches (see optimizer_ops).
-void Devicex::run(IStepIO &io) {
-  if (!prepared_) throw error("run() called before prepareDevice()");
-  const auto &opts = ir_.getSessionOptions();
-  const int64_t bps = ir_.getDataFlow().batchesPerStep();
-  const int64_t accum = opts.getAccumulationFactor(), replicas = opts.replicationFactor();
-  const Sequence &main = programs_.at(ir_.getMainGraph().id);
-  auto t0 = std::chrono::steady_clock::now();
-  int64_t c0 = readTicks();
-  io_ = &io;
-  struct Reset {
-    IStepIO *&io;
-    ~Reset() { io = nullptr; }
-  } reset{io_};
-  if (ir_.isExplicitProgram()) {
-    runExplicitMainLoops(io, main);
-  } else {
-    runMicroBatches(io, main, bps, accum, replicas);
-  }
-  lastRunTicks_ = readTicks() - c0;
-  lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// IRs built op by op with SessionOptions::enableExplicitMainLoops (PopXL's):
-// the main graph holds its loops and host IO itself, so one run() runs it
-// once; its HostLoad and HostStore ops read and write successive slices of
-// the step IO (batchesPerStep slices per stream). An imported ONNX model keeps
-// the step loop, as PopART's main-loops transform would build it.
-void Devicex::runExplicitMainLoops(IStepIO &io, const Sequence &main) {
-  replica_ = 0;
-  microBatch_ = {0, 0, true, true};
-  readInputs(io);
-  main.run();
-  ++ir_.randomState().counter;
-  writeAnchors(io, microBatch_);
-}
-
-void Devicex::runMicroBatches(IStepIO &io, const Sequence &main, int64_t bps, int64_t accum, int64_t replicas) {
-  for (int64_t b = 0; b < bps; ++b) {
-    for (int64_t a = 0; a < accum; ++a) {
-      for (int64_t r = 0; r < replicas; ++r) {
-        replica_ = r;
-        microBatch_ = {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1};
-        readInputs(io);
-        main.run();
-        ++ir_.randomState().counter;
-        writeAnchors(io, microBatch_);
-      }
-    }
-    outerProgram_.run();
-  }
 }
 
 void Devicex::addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica) {

@@ -1,6 +1,11 @@
-// The CPU executor (PopART's Devicex): owns every buffer of a prepared IR,
-// the Opx of each op and the program fragments built from their grow().
+// One replica's program instance (PopART's Devicex): owns every buffer of a
+// prepared IR for that replica (weights, activation arena, scratch, remote
+// buffers, RNG counter), the Opx of each op and the program fragments built
+// from their grow(). The Executor (executor.hpp) owns one per local replica and
+// runs them concurrently; collective ops reach the other replicas through the
+// Communicator.
 #pragma once
+#include "popart/ir.hpp"
 #include "popart/popx/opx.hpp"
 #include "popart/stepio.hpp"
 #include <chrono>
@@ -35,9 +40,16 @@ struct OpStats {
   std::chrono::nanoseconds time{0};
 };
 
+class Communicator;
+
 class Devicex {
 public:
-  explicit Devicex(Ir &ir);
+  /// `localReplica`: this instance's replica among the process's replicas.
+  explicit Devicex(Ir &ir, int64_t localReplica = 0, Communicator *comm = nullptr);
+  /// A further instance of the same replica for pipelining: weights, constants
+  /// and optimizer state are `weights`'s buffers; activations, inputs and
+  /// scratch are its own. `weights` must be prepared first.
+  Devicex(Ir &ir, const Devicex &weights);
   ~Devicex();
 
   /// Plans memory, creates the Opxs and grows every program.
@@ -48,8 +60,45 @@ public:
   void weightsToHost();
   /// Copies one tensor's host data to its device buffer (optimizer values).
   void writeTensorToDevice(const Tensor *t);
-  /// batchesPerStep x accumulationFactor x replicas micro-batches of the main program.
-  void run(IStepIO &io);
+  /// The device weights changed other than through the two calls above.
+  void markHostWrite() { ++hostWrites_; }
+
+  /// Where a micro-batch is in the step: first/last of the step for its replica.
+  struct MicroBatch {
+    int64_t batch, replica;
+    bool first, last;
+  };
+  /// The run-time steps of one micro-batch, driven by the Executor: set the
+  /// micro-batch (its RNG counter, and the step IO for host streams), read the
+  /// inputs, run the main program, write the anchors; runOuter() once per
+  /// batch (the var-updates after accumulation). endRun() forgets the IO.
+  void beginMicroBatch(IStepIO &io, const MicroBatch &mb, uint64_t rngCounter);
+  void readInputs();
+  void runMain() const;
+  void runOuter(uint64_t rngCounter);
+  bool hasOuter() const { return !outerProgram_.empty(); }
+  void writeAnchors();
+  /// This instance's anchor writer (Sum state, IO) with `src`'s anchor values.
+  void writeAnchorsFrom(const Devicex &src, IStepIO &io, const MicroBatch &mb);
+  void endRun() { io_ = nullptr; }
+
+  /// The main program's inner ops split where the pipeline stage changes
+  /// (schedule order); ops without a stage join the previous run of ops.
+  struct Segment {
+    int64_t stage;
+    Sequence prog;
+    int64_t ops = 0;
+  };
+  const std::vector<Segment> &segments() const { return segments_; }
+  /// Stages chosen by the executor (VirtualGraphMode::Auto), used where ops
+  /// have neither pipelineStage nor virtualGraph. Set before prepare().
+  void setAutoStages(std::unordered_map<const Op *, int64_t> stages) { autoStages_ = std::move(stages); }
+
+  /// The seed and micro-batch counter the random kernels of this replica draw from.
+  const Ir::RandomState &randomState() const { return rng_; }
+  int64_t localReplica() const { return replica_; }
+  /// Collectives with the other replicas (never null once prepared by an Executor).
+  Communicator &communicator() const;
 
   /// Buffer of a tensor (planned for ActGrad, persistent for the others).
   TensorView view(const Tensor *t) const;
@@ -88,8 +137,6 @@ public:
   }
   int64_t plannedBytes() const { return plannedBytes_; }
   int64_t persistentBytes() const { return persistentBytes_; }
-  int64_t lastRunTicks() const { return lastRunTicks_; }
-  int64_t lastRunNanoseconds() const { return lastRunNs_; }
 
 private:
   struct GraphPlan;
@@ -101,17 +148,9 @@ private:
   void allocatePersistent(const Tensor *t);
   Sequence growOps(const std::vector<Op *> &ops);
   Sequence growGraph(const Graph &g);
-  void readInputs(IStepIO &io);
   void readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst);
   void runCallbacks(const Tensor *t) const;
   void runCallbacks(const Op *op) const;
-  /// Where a micro-batch is in the step: first/last of the step for its replica.
-  struct MicroBatch {
-    int64_t batch, replica;
-    bool first, last;
-  };
-  void runExplicitMainLoops(IStepIO &io, const Sequence &main);
-  void runMicroBatches(IStepIO &io, const Sequence &main, int64_t bps, int64_t accum, int64_t replicas);
   void writeAnchors(IStepIO &io, const MicroBatch &mb);
   void writeAnchor(IStepIO &io, const TensorId &id, const void *src, const TensorInfo &info, const MicroBatch &mb);
 
@@ -130,8 +169,13 @@ private:
     int64_t replica;
   };
   std::unordered_map<const Tensor *, std::vector<TensorCallback>> callbacks_;
-  int64_t replica_ = 0;  // of the micro-batch being run
-  uint64_t hostWrites_ = 0;  // weightsFromHost / writeTensorToDevice calls
+  int64_t replica_ = 0;  // local replica of this instance
+  Communicator *comm_ = nullptr;
+  const Devicex *weightsFrom_ = nullptr;
+  std::vector<Segment> segments_;
+  std::unordered_map<const Op *, int64_t> autoStages_;
+  Ir::RandomState rng_;
+  uint64_t hostWrites_ = 0;  // weightsFromHost / writeTensorToDevice / broadcastWeights calls
   IStepIO *io_ = nullptr;  // while run() runs, for HostLoad/HostStore
   MicroBatch microBatch_{};
   std::set<TensorId> anchorsStoredByOps_;  // HostStore ops write these, not writeAnchors
@@ -141,7 +185,6 @@ private:
   };
   std::map<int64_t, RemoteBuffer> remoteBuffers_;
   int64_t plannedBytes_ = 0, persistentBytes_ = 0;
-  int64_t lastRunTicks_ = 0, lastRunNs_ = 0;
 };
 
 } // namespace popart::popx

@@ -11,10 +11,6 @@
 //     one memory layout, so it is a plain copy. dx = dy.
 //   Reshape (graphcore 1): y = x with the explicit `shape` attribute. dx = dy reshaped.
 //   CopyVarUpdate(var, updater): var := updater in place; y aliases var.
-//   ReplicatedAllReduce(Inplace) / ReplicatedReduceScatter / ReplicatedAllGather: with the single
-//     replica this device runs, the all-reduce is y = x and the reduce-scatter and
-//     all-gather are y = flatten(x) (the one replica's shard is everything), whatever the
-//     collective operator (a builder annotation the importer does not pass to ops). dx = dy reshaped.
 //   PrintTensor: y = x, printing x on every run (format in kernels/graphcore_misc.cpp) unless
 //     print_self = 0; its gradient prints dy too when print_gradient = 1, and passes it through.
 #include "popart/ir.hpp"
@@ -143,21 +139,6 @@ public:
   bool hasSideEffect() const override { return true; }
 };
 
-/// The collectives of a single replica (see the file comment).
-class ReplicatedCollectiveOp final : public Op {
-public:
-  using Op::Op;
-  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
-  void setup() override {
-    const int64_t replicas = getIr().getSessionOptions().replicationFactor();
-    if (replicas != 1)
-      throw error("the CPU device runs a single replica, but replicatedGraphCount is {}", replicas);
-    if (opid.type.rfind("ReplicatedAllReduce", 0) == 0) outInfo(0) = inInfo(0);
-    else outInfo(0) = TensorInfo(inInfo(0).dataType(), {inInfo(0).nelms()});
-  }
-  std::vector<std::unique_ptr<Op>> getGradOps() override { return gradOps<ReshapeGradOp>(*this); }
-};
-
 class PrintTensorGradOp final : public ShapeGradOp {
 public:
   explicit PrintTensorGradOp(const Op &fwd) : ShapeGradOp(internalOp("PrintTensorGrad"), fwd) {
@@ -200,10 +181,6 @@ POPART_REGISTER_OP(FreshTensorOp, graphcoreOp("ZerosLike"), allTypes());
 POPART_REGISTER_OP(FreshTensorOp, graphcoreOp("Init"));
 POPART_REGISTER_OP(GraphcoreReshapeOp, graphcoreOp("Reshape"), shapeutil::copyableTypes());
 POPART_REGISTER_OP(CopyVarUpdateOp, graphcoreOp("CopyVarUpdate"), shapeutil::copyableTypes());
-POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedAllReduce"), numericTypes());
-POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedAllReduceInplace"), numericTypes());
-POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedReduceScatter"), numericTypes());
-POPART_REGISTER_OP(ReplicatedCollectiveOp, graphcoreOp("ReplicatedAllGather"), numericTypes());
 POPART_REGISTER_OP(PrintTensorOp, graphcoreOp("PrintTensor"), allTypes());
 POPART_REGISTER_OP(PrintTensorGradOp, internalOp("PrintTensorGrad"));
 } // namespace popart

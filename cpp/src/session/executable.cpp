@@ -8,7 +8,7 @@
 // The checksum (FNV-1a, 64 bits) covers everything before it, so flipped bits,
 // truncation and trailing garbage are all detected. Files are written
 // atomically; loads parse and validate the whole file before changing anything.
-#include "cpu/devicex.hpp"
+#include "cpu/executor.hpp"
 #include "onnx/atomic_file.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"

@@ -1,5 +1,5 @@
 // Session::getSummaryReport: per-op time and memory from the CPU executor.
-#include "cpu/devicex.hpp"
+#include "cpu/executor.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
 #include "popart/session.hpp"
@@ -26,6 +26,10 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   std::snprintf(line, sizeof(line), "memory: activations arena %.3f MB, persistent (weights, inputs, constants) %.3f MB\n",
                 devicex_->plannedBytes() / 1e6, devicex_->persistentBytes() / 1e6);
   os << line;
+  std::snprintf(line, sizeof(line), "replicas: %lld in this process, %d thread(s) each (memory above is per replica)\n",
+                static_cast<long long>(devicex_->localReplicas()), devicex_->threadsPerReplica());
+  os << line;
+  if (!devicex_->pipelineSummary().empty()) os << devicex_->pipelineSummary() << "\n";
   std::snprintf(line, sizeof(line), "time in ops since last reset: %.3f ms over %zu ops\n", total.count() / 1e6, stats.size());
   os << line;
   std::snprintf(line, sizeof(line), "%-48s %-24s %10s %12s %8s %12s\n", "op", "type", "calls", "total ms", "%", "out bytes");

@@ -1,11 +1,13 @@
 // Session: model parsing, IR preparation, device programs and the run API.
 #include "popart/session.hpp"
-#include "cpu/devicex.hpp"
+#include "cpu/executor.hpp"
 #include "onnx/atomic_file.hpp"
 #include "onnx/import.hpp"
 #include "ops/host_io.hpp"
 #include "onnx/model.hpp"
+#include "popart/builder.hpp"
 #include "popart/dataflow.hpp"
+#include "popart/replicagrouping.hpp"
 #include "popart/devicemanager.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
@@ -19,6 +21,7 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/stepio.hpp"
 #include "popart/tensor.hpp"
+#include <cstdio>
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -40,10 +43,34 @@ Session::Session(std::shared_ptr<DeviceInfo> device, const std::string &name)
 
 Session::~Session() = default;
 
+namespace {
+
+// Variables with one value per group of replicas (Builder VariableSettings
+// with a CommGroup that splits the replicas) are not implemented: refuse them
+// instead of giving every replica the same value.
+void refuseGroupedVariables(const onnxpb::Model &m, const SessionOptions &o) {
+  const std::string prefix = sVariableSettingsMetadataPrefix;
+  const auto replicas = static_cast<unsigned>(o.getGlobalReplicationFactor());
+  for (const auto &p : m.metadataProps) {
+    if (p.key.rfind(prefix, 0) != 0) continue;
+    int type = 0, size = 0, mode = 0;
+    if (std::sscanf(p.value.c_str(), "%d,%d,%d", &type, &size, &mode) != 3) continue;
+    const CommGroup g(static_cast<CommGroupType>(type), static_cast<unsigned>(size));
+    if (toReplicaGrouping(g, replicas).getNumGroups() > 1)
+      throw error("variable '{}' has VariableSettings with one value per group of replicas (CommGroup type {}, "
+                  "size {}) over {} replicas; popart-cpu does not support grouped variables yet: use the default "
+                  "VariableSettings (one value for all replicas)",
+                  p.key.substr(prefix.size()), type, size, replicas);
+  }
+}
+
+} // namespace
+
 void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow, const InputShapeInfo &shapes,
                               const SessionOptions &options, const Patterns &patterns, const TensorId &loss,
                               const Optimizer *optimizer) {
   onnxpb::Model m = readModel(model);
+  refuseGroupedVariables(m, options);
   IrBundle b;
   b.model = &m;
   b.dataFlow = &dataFlow;
@@ -55,7 +82,7 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
   b.sessionName = name_;
   ir_->prepare(b);
   if (optimizer) refuseOptimizingConstants(*optimizer);
-  devicex_ = std::make_unique<popx::Devicex>(*ir_);
+  devicex_ = std::make_unique<popx::Executor>(*ir_);
 }
 
 void Session::ctorFromIr(std::shared_ptr<Ir> ir) {
@@ -63,10 +90,17 @@ void Session::ctorFromIr(std::shared_ptr<Ir> ir) {
   ir_ = std::move(ir);
   if (!ir_->isPrepared()) runIrPipeline(*ir_);
   if (const Optimizer *optimizer = ir_->getOptimizer()) refuseOptimizingConstants(*optimizer);
-  devicex_ = std::make_unique<popx::Devicex>(*ir_);
+  devicex_ = std::make_unique<popx::Executor>(*ir_);
 }
 
-popx::Devicex &Session::getDevicex() const { return *devicex_; }
+popx::Executor &Session::getExecutor() const { return *devicex_; }
+
+void Session::broadcastWeights(int rootRank) {
+  if (!isPrepared()) throw error("broadcastWeights() needs prepareDevice() first");
+  std::lock_guard<std::mutex> lock(runMutex_);
+  devicex_->broadcastWeights(static_cast<int64_t>(rootRank) * devicex_->localReplicas());
+  hostWeightsInSync_ = false;
+}
 bool Session::isPrepared() const { return devicex_ && devicex_->isPrepared(); }
 
 // Elements one run() reads per input stream and writes per anchor (fixed once prepared).
@@ -92,6 +126,7 @@ void Session::countStepElements() {
 
 void Session::prepareDevice(bool loadEngine) {
   if (devicex_->isPrepared()) throw error("prepareDevice() was already called on session '{}'", name_);
+  devicex_->setVirtualGraphs(device_->getNumIpus());
   devicex_->prepare();
   countStepElements();
   // An offline device compiles only; run() and loadEngineAndConnectStreams() refuse.

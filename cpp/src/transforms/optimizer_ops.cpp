@@ -42,12 +42,11 @@ std::vector<char> filled(const TensorInfo &info, float v) {
   return out;
 }
 
-// Micro-batches whose gradients one update combines: accumulation x replicas
-// (replicas run one after the other on the CPU, so they accumulate too).
-int64_t microBatchesPerUpdate(const Ir &ir) {
-  const auto &o = ir.getSessionOptions();
-  return o.getAccumulationFactor() * o.replicationFactor();
-}
+// Micro-batches whose gradients one replica accumulates before an update.
+int64_t microBatchesPerUpdate(const Ir &ir) { return ir.getSessionOptions().getAccumulationFactor(); }
+
+// Replicas (over all processes) whose gradients one update combines.
+int64_t replicasPerUpdate(const Ir &ir) { return ir.getSessionOptions().getGlobalReplicationFactor(); }
 
 bool runningMean(const Ir &ir) {
   const auto &o = ir.getSessionOptions();
@@ -61,7 +60,7 @@ float gradScale(const Ir &ir) {
   const auto &o = ir.getSessionOptions();
   float s = 1.0f / ir.getOptimizer()->getLossScalingVal();
   if (o.accumulationAndReplicationReductionType == ReductionType::Mean && !runningMean(ir))
-    s /= static_cast<float>(microBatchesPerUpdate(ir));
+    s /= static_cast<float>(microBatchesPerUpdate(ir) * replicasPerUpdate(ir));
   return s;
 }
 
@@ -99,6 +98,23 @@ TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) 
   return acc;
 }
 
+// The gradient (or accumulator, in place: the var-update zeroes it after) summed
+// over all replicas, or averaged for the Running mean strategy (each
+// accumulator then holds a mean already).
+TensorId addReplicaReduction(Ir &ir, const WeightUpdate &u) {
+  Graph &g = ir.getMainGraph();
+  const TensorId in = u.ins.at(1), out = in + "__allReduced";
+  Attributes attrs;
+  attrs.setAttribute("__collectiveOperator", Attributes::Int(runningMean(ir) ? 1 : 0));  // Mean : Add
+  // hostAllReduce: then the mean over the host processes (Horovod's DistributedOptimizer attaches them).
+  if (ir.getSessionOptions().hostAllReduce) attrs.setAttribute("hostAllReduce", Attributes::Int(1));
+  Op *op = g.createConnectedOp(graphcoreOp(u.accumulated ? "ReplicatedAllReduceInplace" : "ReplicatedAllReduce"),
+                               {{0, in}}, {{0, out}}, attrs, "GradReduce_" + u.w->id);
+  if (u.accumulated) op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
+  op->settings.optimizerOp = true;
+  return out;
+}
+
 WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad) {
   Graph &g = ir.getMainGraph();
   WeightUpdate u{w, ir.getOptimizer()->varUpdate(w->id), {}};
@@ -117,6 +133,7 @@ WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad) {
     u.ins[1] = addAccumulator(ir, w, grad, u.spec.accumType);
     u.accumulated = true;
   }
+  if (replicasPerUpdate(ir) > 1 || ir.getSessionOptions().hostAllReduce) u.ins[1] = addReplicaReduction(ir, u);
   return u;
 }
 

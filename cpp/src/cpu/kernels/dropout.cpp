@@ -5,6 +5,7 @@
 // Inactive Dropout (inference) is a view: only the optional mask is written.
 #include "dispatch.hpp"
 #include "ops/dropout.hpp"
+#include "cpu/devicex.hpp"
 #include "popart/popx/opx.hpp"
 #include "random_bits.hpp"
 #include <algorithm>
@@ -61,7 +62,7 @@ public:
     auto x = getInTensor(0), y = getOutTensor(0);
     popx::TensorView mask = hasOutput(1) ? getOutTensor(1) : popx::TensorView();
     if (!op.active()) return growInactive(prog, x, y, mask);
-    auto stream = std::make_shared<RandomStream>(op.getIr().randomState(), randomOpKey(op.seedName()));
+    auto stream = std::make_shared<RandomStream>(dv_p->randomState(), randomOpKey(op.seedName()));
     auto index = std::make_shared<MaskIndex>(op.maskShape(), op.inShape(0));
     const float ratio = op.ratio();
     dispatchFloat(x.dtype(), [&](auto tag) {
@@ -97,7 +98,7 @@ public:
   void grow(popx::Sequence &prog) const override {
     const auto &op = getOp<DropoutGradOp>();
     auto dy = getInTensor(0), dx = getOutTensor(0);
-    auto stream = std::make_shared<RandomStream>(op.getIr().randomState(), randomOpKey(op.seedName()));
+    auto stream = std::make_shared<RandomStream>(dv_p->randomState(), randomOpKey(op.seedName()));
     auto index = std::make_shared<MaskIndex>(op.maskShape(), op.outShape(0));
     const float ratio = op.ratio();
     dispatchFloat(dy.dtype(), [&](auto tag) {

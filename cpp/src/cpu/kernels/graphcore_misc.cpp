@@ -232,8 +232,7 @@ public:
 } // namespace
 static popx::OpxCreator<CopyOpx> POPART_UNIQUE_NAME(gcCopyOpxCreator_)(std::vector<OperatorIdentifier>{
     graphcoreOp("Nop"), graphcoreOp("TensorRemap"), graphcoreOp("Reshape"), graphcoreOp("CopyVarUpdate"),
-    graphcoreOp("ReplicatedAllReduce"), graphcoreOp("ReplicatedReduceScatter"), graphcoreOp("ReplicatedAllGather"),
-    graphcoreOp("ReplicatedAllReduceInplace"), graphcoreOp("AutoLossScaleProxy")});
+    graphcoreOp("AutoLossScaleProxy")});
 static popx::OpxCreator<ArithOpx> POPART_UNIQUE_NAME(gcArithOpxCreator_)(std::vector<OperatorIdentifier>{
     graphcoreOp("Square"), internalOp("SquareGrad"), graphcoreOp("IncrementMod")});
 static popx::OpxCreator<FreshOpx> POPART_UNIQUE_NAME(gcFreshOpxCreator_)(std::vector<OperatorIdentifier>{

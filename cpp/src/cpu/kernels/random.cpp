@@ -3,6 +3,7 @@
 // on pairs), so results do not depend on the thread split. Each run advances r.
 #include "ops/random.hpp"
 #include "popart/ir.hpp"
+#include "cpu/devicex.hpp"
 #include "popart/popx/opx.hpp"
 #include "dispatch.hpp"
 #include "random_bits.hpp"
@@ -42,7 +43,7 @@ public:
     const uint64_t fixedSeed = attrSeed;
     const bool fixed = op.hasSeed(), normal = op.isNormal();
     const double p0 = op.param0(), p1 = op.param1();
-    auto stream = std::make_shared<RandomStream>(op.getIr().randomState(), randomOpKey(op.outId(0)));
+    auto stream = std::make_shared<RandomStream>(dv_p->randomState(), randomOpKey(op.outId(0)));
     dispatchFloat(y.dtype(), [&](auto tag) {
       using T = decltype(tag);
       prog.add([=] {

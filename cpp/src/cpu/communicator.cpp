@@ -1,0 +1,246 @@
+#include "communicator.hpp"
+#include "kernels/dispatch.hpp"
+#include "popart/error.hpp"
+#include "popart/replicagrouping.hpp"
+#include <algorithm>
+#include <cstring>
+
+namespace popart::popx {
+
+std::string toString(CollectiveOp op) {
+  static const char *names[] = {"Add", "Mean", "Mul", "Min", "Max", "LogicalAnd", "LogicalOr", "SquareAdd", "Local"};
+  const auto i = static_cast<size_t>(op);
+  return i < sizeof(names) / sizeof(names[0]) ? names[i] : "CollectiveOperator(" + std::to_string(i) + ")";
+}
+
+void Barrier::wait() {
+  std::unique_lock<std::mutex> lock(m_);
+  if (!abort_.empty()) throw runtime_error("{}", abort_);
+  const uint64_t gen = generation_;
+  if (++waiting_ == n_) {
+    waiting_ = 0;
+    ++generation_;
+    cv_.notify_all();
+    return;
+  }
+  cv_.wait(lock, [&] { return generation_ != gen || !abort_.empty(); });
+  if (generation_ == gen) throw runtime_error("{}", abort_);
+}
+
+void Barrier::abort(const std::string &why) {
+  std::lock_guard<std::mutex> lock(m_);
+  if (abort_.empty()) abort_ = why.empty() ? "a replica failed" : why;
+  cv_.notify_all();
+}
+
+void Barrier::reset() {
+  std::lock_guard<std::mutex> lock(m_);
+  abort_.clear();
+  waiting_ = 0;
+  ++generation_;
+}
+
+bool Barrier::aborted() const {
+  std::lock_guard<std::mutex> lock(m_);
+  return !abort_.empty();
+}
+
+namespace {
+
+// acc = op(acc, x) for one element (Add-like reductions accumulate in compute type).
+template <class T> struct Reducer {
+  using C = cpu::compute_t<T>;
+  static C first(CollectiveOp op, T x) {
+    const C v = static_cast<C>(x);
+    return op == CollectiveOp::SquareAdd ? v * v : v;
+  }
+  static C step(CollectiveOp op, C acc, T x) {
+    const C v = static_cast<C>(x);
+    switch (op) {
+    case CollectiveOp::Add:
+    case CollectiveOp::Mean: return acc + v;
+    case CollectiveOp::SquareAdd: return acc + v * v;
+    case CollectiveOp::Mul: return acc * v;
+    case CollectiveOp::Min: return std::min(acc, v);
+    case CollectiveOp::Max: return std::max(acc, v);
+    case CollectiveOp::LogicalAnd: return static_cast<C>(acc != C(0) && v != C(0));
+    case CollectiveOp::LogicalOr: return static_cast<C>(acc != C(0) || v != C(0));
+    default: return acc;
+    }
+  }
+};
+
+// out[i] = op over members m of src[m][offset + i], in member order.
+void reduceInto(CollectiveOp op, DataType type, const std::vector<const char *> &src, int64_t offsetElems,
+                int64_t n, void *out) {
+  auto run = [&](auto tag) {
+    using T = decltype(tag);
+    using C = cpu::compute_t<T>;
+    T *o = static_cast<T *>(out);
+    const size_t G = src.size();
+    for (int64_t i = 0; i < n; ++i) {
+      C acc = Reducer<T>::first(op, reinterpret_cast<const T *>(src[0])[offsetElems + i]);
+      for (size_t m = 1; m < G; ++m) acc = Reducer<T>::step(op, acc, reinterpret_cast<const T *>(src[m])[offsetElems + i]);
+      if (op == CollectiveOp::Mean) acc = static_cast<C>(acc / static_cast<C>(G));
+      o[i] = static_cast<T>(acc);
+    }
+  };
+  if (type == DataType::BOOL) {
+    if (op != CollectiveOp::LogicalAnd && op != CollectiveOp::LogicalOr && op != CollectiveOp::Max &&
+        op != CollectiveOp::Min)
+      throw error("collective operator {} is not defined for BOOL tensors (use LogicalAnd, LogicalOr, Min, Max)",
+                  toString(op));
+    const CollectiveOp u8op = op == CollectiveOp::Min ? CollectiveOp::LogicalAnd
+                              : op == CollectiveOp::Max ? CollectiveOp::LogicalOr : op;
+    auto *o = static_cast<uint8_t *>(out);
+    for (int64_t i = 0; i < n; ++i) {
+      bool acc = u8op == CollectiveOp::LogicalAnd;
+      for (const char *s : src) {
+        const bool v = reinterpret_cast<const uint8_t *>(s)[offsetElems + i] != 0;
+        acc = u8op == CollectiveOp::LogicalAnd ? (acc && v) : (acc || v);
+      }
+      o[i] = acc;
+    }
+    return;
+  }
+  cpu::dispatchNumeric(type, run);
+}
+
+} // namespace
+
+Communicator::Communicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset)
+    : outs_(static_cast<size_t>(localReplicas)), work_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
+      offset_(globalOffset) {}
+Communicator::~Communicator() = default;
+
+int64_t Communicator::groupSize(const CommGroup &g) const {
+  return toReplicaGrouping(g, static_cast<unsigned>(global_)).getGroupSize();
+}
+
+int64_t Communicator::indexInGroup(const CommGroup &g, int64_t local) const {
+  return toReplicaGrouping(g, static_cast<unsigned>(global_)).getIndexInGroupAt(static_cast<unsigned>(offset_ + local));
+}
+
+namespace {
+
+// The contributions of `replica`'s group of g, in group order, into `ptrs`
+// (reused storage: no allocation once it has the group's size); returns the
+// replica's index in its group.
+int64_t groupOf(const CommGroup &g, int64_t global, int64_t replica, const std::vector<const char *> &all,
+                std::vector<const char *> &ptrs) {
+  const ReplicaGrouping rg = toReplicaGrouping(g, static_cast<unsigned>(global));
+  const unsigned group = rg.getGroupAt(static_cast<unsigned>(replica));
+  ptrs.clear();
+  for (unsigned i = 0; i < rg.getGroupSize(); ++i) ptrs.push_back(all[rg.getReplicaAt(group, i)]);
+  return rg.getIndexInGroupAt(static_cast<unsigned>(replica));
+}
+
+} // namespace
+
+void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out,
+                             DataType type, int64_t n) {
+  const int64_t bytes = n * static_cast<int64_t>(TensorInfo(type, {}).nbytes());
+  if (op == CollectiveOp::Local) {
+    if (out != in) std::memmove(out, in, static_cast<size_t>(bytes));
+    return;
+  }
+  // Local replica j reduces elements [n j / L, n (j + 1) / L) for every local
+  // replica's output: each element is read and written by one thread only, so
+  // out may be in, and the work splits over the replica threads.
+  outs_[static_cast<size_t>(local)] = out;
+  const auto &all = exchange(local, in, bytes);
+  const int64_t begin = n * local / local_, end = n * (local + 1) / local_;
+  const int64_t elem = bytes / std::max<int64_t>(n, 1);
+  try {
+    auto &w = work_[static_cast<size_t>(local)];
+    w.done.clear();
+    for (int64_t m = 0; m < local_ && end > begin; ++m) {
+      char *o = static_cast<char *>(outs_[static_cast<size_t>(m)]) + begin * elem;
+      groupOf(g, global_, offset_ + m, all, w.members);
+      const char *first = w.members.front();  // identifies the group
+      auto seen = std::find_if(w.done.begin(), w.done.end(), [&](const auto &d) { return d.first == first; });
+      if (seen != w.done.end()) {  // another local replica of the same group: same values
+        std::memcpy(o, seen->second, static_cast<size_t>((end - begin) * elem));
+        continue;
+      }
+      reduceInto(op, type, w.members, begin, end - begin, o);
+      w.done.emplace_back(first, o);
+    }
+  } catch (...) {
+    release(local);
+    throw;
+  }
+  release(local);
+}
+
+void Communicator::allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes) {
+  const auto &all = exchange(local, in, bytes);
+  auto &members = work_[static_cast<size_t>(local)].members;
+  groupOf(g, global_, offset_ + local, all, members);
+  for (size_t k = 0; k < members.size(); ++k)
+    std::memcpy(static_cast<char *>(out) + static_cast<int64_t>(k) * bytes, members[k], static_cast<size_t>(bytes));
+  release(local);
+}
+
+void Communicator::reduceScatter(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out,
+                                 DataType type, int64_t n) {
+  const int64_t elem = TensorInfo(type, {}).nbytes();
+  const int64_t G = groupSize(g);
+  const auto &all = exchange(local, in, G * n * elem);
+  auto &members = work_[static_cast<size_t>(local)].members;
+  const int64_t index = groupOf(g, global_, offset_ + local, all, members);
+  try {
+    if (op == CollectiveOp::Local)
+      std::memcpy(out, members[static_cast<size_t>(index)] + index * n * elem, static_cast<size_t>(n * elem));
+    else
+      reduceInto(op, type, members, index * n, n, out);
+  } catch (...) {
+    release(local);
+    throw;
+  }
+  release(local);
+}
+
+void Communicator::broadcast(int64_t local, const CommGroup &g, int64_t root, void *data, int64_t bytes) {
+  if (root < 0 || root >= groupSize(g))
+    throw error("broadcast root {} is out of range for groups of {} replicas", root, groupSize(g));
+  const auto &all = exchange(local, data, bytes);
+  auto &members = work_[static_cast<size_t>(local)].members;
+  const int64_t index = groupOf(g, global_, offset_ + local, all, members);
+  // Only the root's buffer is read, and the root does not write.
+  if (index != root) std::memcpy(data, members[static_cast<size_t>(root)], static_cast<size_t>(bytes));
+  release(local);
+}
+
+void Communicator::hostAllReduce(int64_t local, void *data, DataType type, int64_t n) {
+  if (!hostGroup_) return;
+  const int64_t bytes = n * TensorInfo(type, {}).nbytes();
+  if (local == 0) {
+    try {
+      const int64_t P = hostGroup_->size();
+      if (hostRecv_.size() < static_cast<size_t>(P * bytes)) hostRecv_.resize(static_cast<size_t>(P * bytes));
+      hostGroup_->allGather(data, bytes, hostRecv_.data());
+      std::vector<const char *> all;
+      for (int64_t p = 0; p < P; ++p) all.push_back(hostRecv_.data() + p * bytes);
+      reduceInto(CollectiveOp::Mean, type, all, 0, n, data);
+      hostResult_ = data;
+    } catch (const std::exception &e) {
+      abort(std::string("host all-reduce failed: ") + e.what());
+      throw;
+    }
+  }
+  localBarrier();
+  if (local != 0) std::memcpy(data, hostResult_, static_cast<size_t>(bytes));
+  localBarrier();
+}
+
+LocalCommunicator::LocalCommunicator(int64_t replicas)
+    : Communicator(replicas, replicas, 0), barrier_(replicas), posted_(static_cast<size_t>(replicas)) {}
+
+const std::vector<const char *> &LocalCommunicator::exchange(int64_t local, const void *in, int64_t) {
+  posted_[static_cast<size_t>(local)] = static_cast<const char *>(in);
+  barrier_.wait();
+  return posted_;
+}
+
+} // namespace popart::popx

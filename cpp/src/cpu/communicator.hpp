@@ -1,0 +1,118 @@
+// Collectives between replicas (PopART's GCL on the CPU): all-reduce,
+// all-gather, reduce-scatter and broadcast over groups of replicas (CommGroup).
+// Every local replica thread calls the same collective at the same point of its
+// program (the replicas run one program, SPMD). The algorithms are written once
+// over one primitive, exchange(): every replica obtains every global replica's
+// contribution; each replica then reduces its group's contributions in
+// replica order, so all members get bit-identical results. Implementations:
+// LocalCommunicator (replica threads of one process, zero-copy through shared
+// memory) and the MPI communicator of the distributed session (mpi.cpp).
+#pragma once
+#include "popart/commgroup.hpp"
+#include "process_group.hpp"
+#include "popart/tensorinfo.hpp"
+#include <condition_variable>
+#include <memory>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace popart::popx {
+
+/// PopART's CollectiveOperator values.
+enum class CollectiveOp { Add = 0, Mean, Mul, Min, Max, LogicalAnd, LogicalOr, SquareAdd, Local };
+std::string toString(CollectiveOp op);
+
+/// A reusable barrier for n threads that can be aborted: waiting threads (and
+/// later arrivals) then throw a runtime_error with the abort reason.
+class Barrier {
+public:
+  explicit Barrier(int64_t n) : n_(n) {}
+  void wait();
+  void abort(const std::string &why);
+  void reset();  // clears an abort (between runs)
+  bool aborted() const;
+
+private:
+  mutable std::mutex m_;
+  std::condition_variable cv_;
+  int64_t n_, waiting_ = 0;
+  uint64_t generation_ = 0;
+  std::string abort_;
+};
+
+class Communicator {
+public:
+  Communicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset);
+  virtual ~Communicator();
+  int64_t localReplicas() const { return local_; }
+  int64_t globalReplicas() const { return global_; }
+  int64_t globalOffset() const { return offset_; }
+
+  /// out = op over the group of in (n elements of `type`); out may be in.
+  void allReduce(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out, DataType type,
+                 int64_t n);
+  /// out = the group's inputs of `bytes` bytes each, concatenated in group order.
+  void allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes);
+  /// in holds groupSize shards of n elements; out = op over the group of this replica's shard.
+  void reduceScatter(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out, DataType type,
+                     int64_t n);
+  /// data := data of the group member with index `root` in the group.
+  void broadcast(int64_t local, const CommGroup &g, int64_t root, void *data, int64_t bytes);
+
+  /// Host all-reduce (Horovod's hostAllReduce): data := the mean over the
+  /// attached host process group of this process's data, which must be equal on
+  /// the local replicas (reduced across them first). Nothing without a group.
+  void hostAllReduce(int64_t local, void *data, DataType type, int64_t n);
+  void setHostGroup(std::shared_ptr<ProcessGroup> group) { hostGroup_ = std::move(group); }
+  const std::shared_ptr<ProcessGroup> &hostGroup() const { return hostGroup_; }
+
+  /// Replicas in the group of `g` (checks that it divides the replicas).
+  int64_t groupSize(const CommGroup &g) const;
+  /// The index of local replica `local` in its group of `g`.
+  int64_t indexInGroup(const CommGroup &g, int64_t local) const;
+  /// A replica failed: replicas blocked in a collective throw instead of waiting.
+  virtual void abort(const std::string &why) = 0;
+  /// Clears an abort before the next run.
+  virtual void reset() = 0;
+
+protected:
+  /// Pointers to every global replica's `bytes` bytes, valid until release().
+  virtual const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) = 0;
+  virtual void release(int64_t local) = 0;
+  /// Waits for the other local replicas.
+  virtual void localBarrier() = 0;
+
+private:
+  std::shared_ptr<ProcessGroup> hostGroup_;
+  std::vector<char> hostRecv_;
+  void *hostResult_ = nullptr;
+  std::vector<void *> outs_;  // per local replica: its all-reduce output (read after exchange())
+  struct Work {                // per local replica thread, reused between collectives
+    std::vector<const char *> members;
+    std::vector<std::pair<const char *, const char *>> done;  // group (first member) -> reduced chunk
+  };
+  std::vector<Work> work_;
+  int64_t local_, global_, offset_;
+};
+
+/// Replica threads of one process.
+class LocalCommunicator final : public Communicator {
+public:
+  explicit LocalCommunicator(int64_t replicas);
+  void abort(const std::string &why) override { barrier_.abort(why); }
+  void reset() override { barrier_.reset(); }
+
+protected:
+  const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) override;
+  void release(int64_t local) override { barrier_.wait(); }
+  void localBarrier() override { barrier_.wait(); }
+
+private:
+  Barrier barrier_;
+  std::vector<const char *> posted_;
+};
+
+} // namespace popart::popx

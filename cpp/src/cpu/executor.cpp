@@ -1,0 +1,398 @@
+#include "executor.hpp"
+#include "communicator.hpp"
+#include "process_communicator.hpp"
+#include "ops/host_io.hpp"
+#include "popart/dataflow.hpp"
+#include "popart/error.hpp"
+#include "popart/graph.hpp"
+#include "popart/logging.hpp"
+#include "popart/sessionoptions.hpp"
+#include "popart/tensor.hpp"
+#include "pipeline_runner.hpp"
+#include "replica_threads.hpp"
+#include <set>
+#include <algorithm>
+#include <omp.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+namespace popart::popx {
+namespace {
+
+int64_t readTicks() {
+#if defined(__x86_64__)
+  return static_cast<int64_t>(__rdtsc());
+#else
+  return std::chrono::steady_clock::now().time_since_epoch().count();
+#endif
+}
+
+bool isCollective(const Op &op) {
+  return op.opid.type.rfind("Replicated", 0) == 0 && op.opid.domain == "ai.graphcore";
+}
+
+// The first op of the IR that matches pred, or null.
+const Op *findOp(Ir &ir, const std::function<bool(const Op &)> &pred) {
+  for (const Graph *g : ir.getAllGraphs())
+    for (const auto &[id, op] : g->getOps())
+      if (pred(*op)) return op.get();
+  return nullptr;
+}
+
+} // namespace
+
+namespace {
+
+// Replicas of this process only, or (enableDistributedReplicatedGraphs) of all
+// the processes of the registered process group.
+std::unique_ptr<Communicator> makeCommunicator(const Ir &ir) {
+  const auto &o = ir.getSessionOptions();
+  if (!o.enableDistributedReplicatedGraphs) return std::make_unique<LocalCommunicator>(o.replicationFactor());
+  auto group = processGroup();
+  if (!group)
+    throw error("enableDistributedReplicatedGraphs needs a process group: run the script under mpiexec with "
+                "mpi4py installed (pip install popart-cpu[distributed]); the popart Python sessions set it up");
+  return std::make_unique<ProcessCommunicator>(o.replicationFactor(), o.globalReplicationFactor,
+                                               o.globalReplicaOffset, std::move(group));
+}
+
+// What every process of a distributed session must agree on: the scheduled
+// ops with their tensor types and shapes, and the step options (not weight values).
+uint64_t programFingerprint(Ir &ir) {
+  std::string s;
+  const auto &o = ir.getSessionOptions();
+  s += std::to_string(ir.getDataFlow().batchesPerStep()) + "/" + std::to_string(o.getAccumulationFactor()) + "/" +
+       std::to_string(o.replicationFactor()) + "/" + std::to_string(o.getGlobalReplicationFactor()) + ";";
+  for (const Graph *g : ir.getAllGraphs())
+    for (const Op *op : g->getOpSchedule()) {
+      s += op->opid.domain + "." + op->opid.type + "(";
+      for (const auto &[i, t] : op->input->tensorMap()) s += t->info.toString() + ",";
+      s += ")";
+    }
+  return std::hash<std::string>{}(s);
+}
+
+// VirtualGraphMode::Auto for a pipelined model without annotations: forward
+// ops split in schedule order into n stages of about equal output size; a
+// backward op goes with the latest stage among the tensors it touches (the
+// gradient of x counts as x). Unplaced ops join the stage before them.
+std::unordered_map<const Op *, int64_t> autoStages(Ir &ir, int64_t n) {
+  std::unordered_map<const Op *, int64_t> stages;
+  const auto schedule = ir.getMainGraph().getOpSchedule();
+  size_t forwardEnd = schedule.size();
+  if (ir.isTraining())
+    for (size_t i = 0; i < schedule.size(); ++i)
+      for (const auto &[k, t] : schedule[i]->output->tensorMap())
+        if (t->id == ir.getFinalLossId()) forwardEnd = i + 1;
+  auto cost = [](const Op *op) {
+    int64_t c = 1;
+    for (const auto &[k, t] : op->output->tensorMap()) c += t->info.nelms();
+    return c;
+  };
+  int64_t total = 0, done = 0;
+  for (size_t i = 0; i < forwardEnd; ++i) total += cost(schedule[i]);
+  std::unordered_map<TensorId, int64_t> tensorStage;
+  for (size_t i = 0; i < forwardEnd; ++i) {
+    const int64_t s = std::min<int64_t>(n - 1, done * n / std::max<int64_t>(total, 1));
+    done += cost(schedule[i]);
+    stages[schedule[i]] = s;
+    for (const auto &[k, t] : schedule[i]->input->tensorMap()) tensorStage.emplace(t->id, s);
+    for (const auto &[k, t] : schedule[i]->output->tensorMap()) tensorStage[t->id] = s;
+  }
+  const std::string grad = reservedGradientPrefix();
+  auto stageOf = [&](const TensorId &id) -> int64_t {
+    auto it = tensorStage.find(id.rfind(grad, 0) == 0 ? id.substr(grad.size()) : id);
+    return it == tensorStage.end() ? -1 : it->second;
+  };
+  for (size_t i = forwardEnd; i < schedule.size(); ++i) {
+    int64_t s = -1;
+    for (const auto &[k, t] : schedule[i]->input->tensorMap()) s = std::max(s, stageOf(t->id));
+    for (const auto &[k, t] : schedule[i]->output->tensorMap()) s = std::max(s, stageOf(t->id));
+    if (s >= 0) stages[schedule[i]] = s;
+  }
+  return stages;
+}
+
+bool annotated(Ir &ir) {
+  for (const Op *op : ir.getMainGraph().getOpSchedule())
+    if (op->settings.pipelineStage || op->settings.vgraphId) return true;
+  return false;
+}
+
+} // namespace
+
+Executor::Executor(Ir &ir) : Executor(ir, makeCommunicator(ir)) {}
+
+Executor::Executor(Ir &ir, std::unique_ptr<Communicator> comm) : ir_(ir), comm_(std::move(comm)) {
+  for (int64_t r = 0; r < comm_->localReplicas(); ++r)
+    replicas_.push_back(std::make_unique<Devicex>(ir, r, comm_.get()));
+}
+
+Executor::~Executor() = default;
+
+int Executor::threadsPerReplica() const { return threads_ ? threads_->threadsEach() : omp_get_max_threads(); }
+
+void Executor::prepare() {
+  if (auto *pc = dynamic_cast<ProcessCommunicator *>(comm_.get()))
+    pc->checkSameProgram(programFingerprint(ir_), "the model and session options (ops, shapes, batchesPerStep, "
+                                                  "accumulation and replication factors)");
+  const int64_t R = localReplicas();
+  const auto &o = ir_.getSessionOptions();
+  if (o.enablePipelining && o.virtualGraphMode == VirtualGraphMode::Auto && virtualGraphs_ > 1 && !annotated(ir_))
+    replicas_.front()->setAutoStages(autoStages(ir_, virtualGraphs_));
+  if (R > 1) {
+    const Op *hostIO = findOp(ir_, [](const Op &op) {
+      return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);
+    });
+    if (hostIO) {
+      // Host streams are read in replica order; such programs run their replicas one after the other.
+      if (const Op *c = findOp(ir_, isCollective))
+        throw error("{} exchanges data between replicas, but {} does host IO inside the program, which makes "
+                    "the {} replicas run one after the other; remove one of them",
+                    c->debugName(), hostIO->debugName(), R);
+      sequential_ = true;
+    }
+    threads_ = std::make_unique<ReplicaThreads>(R, std::max(1, omp_get_max_threads() / static_cast<int>(R)));
+    threads_->runEach([&](int64_t r) { replicas_[static_cast<size_t>(r)]->prepare(); });
+  } else {
+    replicas_.front()->prepare();
+  }
+  std::string why;
+  if (ir_.getSessionOptions().enablePipelining) {
+    if (pipelineApplies(why)) {
+      const auto &segs = replicas_.front()->segments();
+      std::set<int64_t> stages;
+      for (const auto &s : segs) stages.insert(s.stage);
+      const int64_t perRun = ir_.isTraining() ? ir_.getSessionOptions().getAccumulationFactor()
+                                              : ir_.getDataFlow().batchesPerStep() *
+                                                    ir_.getSessionOptions().getAccumulationFactor();
+      const int64_t K = std::max<int64_t>(1, std::min<int64_t>(perRun, static_cast<int64_t>(segs.size())));
+      std::vector<Devicex *> instances{replicas_.front().get()};
+      for (int64_t k = 1; k < K; ++k) {
+        pipelineInstances_.push_back(std::make_unique<Devicex>(ir_, *replicas_.front()));
+        pipelineInstances_.back()->prepare();
+        instances.push_back(pipelineInstances_.back().get());
+      }
+      const int stagesN = static_cast<int>(stages.size());
+      pipeline_ = std::make_unique<PipelineRunner>(instances, std::max(1, omp_get_max_threads() / stagesN));
+    } else {
+      logging::devicex::warn("enablePipelining: the stages run one after the other: {}", why);
+    }
+  }
+  prepared_ = true;
+  logging::devicex::info("{} local replica(s), {} thread(s) each{}", R, threadsPerReplica(),
+                         sequential_ ? ", run one after the other (host IO in the program)" : "");
+}
+
+bool Executor::pipelineApplies(std::string &why) const {
+  std::set<int64_t> stages;
+  for (const auto &s : replicas_.front()->segments()) stages.insert(s.stage);
+  if (stages.size() < 2) return why = "fewer than two pipeline stages (pipelineStage / virtualGraph annotations)", false;
+  if (localReplicas() > 1) return why = "pipelining with replication runs each replica's stages in turn", false;
+  if (sequential_ || findOp(ir_, isCollective) ||
+      findOp(ir_, [](const Op &op) { return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op); }))
+    return why = "the program has collectives or host IO ops", false;
+  if (ir_.isTraining() && ir_.getSessionOptions().getAccumulationFactor() < 2)
+    return why = "training without gradient accumulation updates the weights after every micro-batch", false;
+  return true;
+}
+
+std::string Executor::pipelineSummary() const {
+  if (!pipeline_) return "";
+  std::string s = "pipeline: " + std::to_string(pipeline_->stages()) + " stage(s) on " +
+                  std::to_string(pipeline_->threadsPerStage()) + " thread(s) each, " +
+                  std::to_string(pipeline_->inFlight()) + " micro-batch(es) in flight; segments:";
+  for (const auto &seg : replicas_.front()->segments())
+    s += " [stage " + std::to_string(seg.stage) + ": " + std::to_string(seg.ops) + " ops]";
+  return s;
+}
+
+void Executor::runPipelined(IStepIO &io) {
+  const auto &opts = ir_.getSessionOptions();
+  const int64_t bps = ir_.getDataFlow().batchesPerStep(), accum = opts.getAccumulationFactor();
+  const int64_t G = comm_->globalReplicas(), offset = comm_->globalOffset();
+  const uint64_t base = ir_.randomState().counter;
+  Devicex &main = *replicas_.front();
+  auto mbOf = [&](int64_t b, int64_t a) {
+    return Devicex::MicroBatch{b, 0, b == 0 && a == 0, b == bps - 1 && a == accum - 1};
+  };
+  auto counter = [&](int64_t m) { return base + static_cast<uint64_t>(m * G + offset); };
+  // Micro-batch m of one pipelined run is (b0 + m / accum, m % accum).
+  auto runBatches = [&](int64_t b0, int64_t count) {
+    pipeline_->run(
+        count,
+        [&](int64_t m, Devicex &d) {
+          const int64_t b = b0 + m / accum, a = m % accum;
+          d.beginMicroBatch(io, mbOf(b, a), counter(b * accum + a));
+          d.readInputs();
+        },
+        [&](int64_t m, Devicex &d) {
+          const int64_t b = b0 + m / accum, a = m % accum;
+          main.writeAnchorsFrom(d, io, mbOf(b, a));
+        });
+  };
+  if (!ir_.isTraining()) {
+    runBatches(0, bps * accum);
+  } else {
+    for (int64_t b = 0; b < bps; ++b) {
+      runBatches(b, accum);
+      if (main.hasOuter()) main.runOuter(counter((b + 1) * accum));
+    }
+  }
+  ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
+}
+
+void Executor::forReplicas(const std::function<void(int64_t)> &task) {
+  if (!threads_) {
+    task(0);
+  } else if (sequential_) {
+    threads_->runEach(task);
+  } else {
+    threads_->runAll(task, [this](int64_t r, const std::string &what) {
+      comm_->abort("replica " + std::to_string(comm_->globalOffset() + r) + " failed: " + what);
+    });
+  }
+}
+
+void Executor::weightsFromHost() {
+  for (auto &d : replicas_) d->weightsFromHost();
+}
+
+void Executor::weightsToHost() { replicas_.front()->weightsToHost(); }
+
+void Executor::writeTensorToDevice(const Tensor *t) {
+  for (auto &d : replicas_) d->writeTensorToDevice(t);
+}
+
+void Executor::addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica) {
+  replica -= comm_->globalOffset();
+  if (replica < 0 || replica >= localReplicas())
+    throw error("tensor callback for '{}': replica {} does not run in this process (its replicas are {} .. {})",
+                t->id, replica + comm_->globalOffset(), comm_->globalOffset(),
+                comm_->globalOffset() + localReplicas() - 1);
+  replicas_[static_cast<size_t>(replica)]->addTensorCallback(t, std::move(fn), replica);
+}
+
+void Executor::broadcastWeights(int64_t root) {
+  if (!prepared_) throw error("broadcastWeights() needs prepareDevice() first");
+  if (root < 0 || root >= comm_->globalReplicas())
+    throw error("broadcastWeights: root replica {} is out of range (there are {} replicas)", root,
+                comm_->globalReplicas());
+  std::vector<const Tensor *> weights;
+  for (Graph *g : ir_.getAllGraphs())
+    for (Tensor *t : g->getTensors().getOfType(TensorType::Variable)) weights.push_back(t);
+  std::sort(weights.begin(), weights.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
+  comm_->reset();
+  forReplicas([&](int64_t r) {
+    Devicex &d = *replicas_[static_cast<size_t>(r)];
+    for (const Tensor *t : weights) {
+      TensorView v = d.view(t);
+      comm_->broadcast(r, CommGroup(), root, v.raw(), v.nbytes());
+    }
+  });
+  for (auto &d : replicas_) d->markHostWrite();
+}
+
+void Executor::broadcastWeightsOverProcesses(ProcessGroup &group, int64_t rootRank) {
+  if (!prepared_) throw error("broadcast_weights needs prepareDevice() first");
+  if (rootRank < 0 || rootRank >= group.size())
+    throw error("broadcast_weights: root rank {} is out of range (there are {} processes)", rootRank, group.size());
+  std::vector<Tensor *> weights;
+  for (Graph *g : ir_.getAllGraphs())
+    for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
+      if (t->hasTensorData()) weights.push_back(t);
+  std::sort(weights.begin(), weights.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
+  weightsToHost();
+  std::vector<char> mine;
+  for (const Tensor *t : weights) mine.insert(mine.end(), t->tensorData().data(), t->tensorData().data() + t->info.nbytes());
+  std::vector<char> all(mine.size() * static_cast<size_t>(group.size()));
+  group.allGather(mine.data(), static_cast<int64_t>(mine.size()), all.data());
+  const char *root = all.data() + mine.size() * static_cast<size_t>(rootRank);
+  for (Tensor *t : weights) {
+    t->setTensorData(root, t->info.nbytes());
+    root += t->info.nbytes();
+  }
+  weightsFromHost();
+}
+
+// Data is laid out [batchesPerStep, accumulationFactor, replicas, ...]: for
+// each micro-batch the host streams are read in replica order, the replicas
+// run concurrently, and the anchors are written in replica order. Micro-batch
+// (b, a) of replica r draws random numbers with counter base + (b A + a) R + r,
+// as if the replicas ran one after the other.
+void Executor::runSteps(IStepIO &io, int64_t bps, int64_t accum) {
+  const int64_t R = localReplicas();
+  const int64_t G = comm_->globalReplicas(), offset = comm_->globalOffset();
+  const uint64_t base = ir_.randomState().counter;
+  auto counter = [&](int64_t b, int64_t a, int64_t r) {
+    return base + static_cast<uint64_t>((b * accum + a) * G + offset + r);
+  };
+  const std::function<void(int64_t)> runMain = [&](int64_t r) { replicas_[static_cast<size_t>(r)]->runMain(); };
+  for (int64_t b = 0; b < bps; ++b) {
+    for (int64_t a = 0; a < accum; ++a) {
+      for (int64_t r = 0; r < R; ++r) {
+        Devicex &d = *replicas_[static_cast<size_t>(r)];
+        d.beginMicroBatch(io, {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1}, counter(b, a, r));
+        if (!sequential_) d.readInputs();
+      }
+      forReplicas([&](int64_t r) {
+        Devicex &d = *replicas_[static_cast<size_t>(r)];
+        if (sequential_) d.readInputs();
+        d.runMain();
+        if (sequential_) d.writeAnchors();
+      });
+      if (!sequential_)
+        for (auto &d : replicas_) d->writeAnchors();
+    }
+    if (replicas_.front()->hasOuter())
+      forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter(b + 1, 0, 0)); });
+  }
+  ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
+}
+
+void Executor::run(IStepIO &io) {
+  if (!prepared_) throw error("run() called before prepareDevice()");
+  auto t0 = std::chrono::steady_clock::now();
+  const int64_t c0 = readTicks();
+  comm_->reset();
+  struct EndRun {
+    std::vector<std::unique_ptr<Devicex>> &replicas, &instances;
+    ~EndRun() {
+      for (auto &d : replicas) d->endRun();
+      for (auto &d : instances) d->endRun();
+    }
+  } endRun{replicas_, pipelineInstances_};
+  // IRs built op by op with SessionOptions::enableExplicitMainLoops (PopXL's)
+  // hold their loops and host IO themselves: one run() runs the main graph
+  // once, its HostLoad/HostStore ops reading and writing successive slices of
+  // the step IO. An imported ONNX model keeps the step loop, as PopART's
+  // main-loops transform would build it.
+  if (ir_.isExplicitProgram()) runSteps(io, 1, 1);
+  else if (pipeline_) runPipelined(io);
+  else runSteps(io, ir_.getDataFlow().batchesPerStep(), ir_.getSessionOptions().getAccumulationFactor());
+  lastRunTicks_ = readTicks() - c0;
+  lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
+std::vector<OpStats> Executor::opStats() const {
+  std::vector<OpStats> sum = replicas_.front()->opStats();
+  std::vector<const Devicex *> others;
+  for (size_t r = 1; r < replicas_.size(); ++r) others.push_back(replicas_[r].get());
+  for (const auto &d : pipelineInstances_) others.push_back(d.get());
+  for (const Devicex *d : others) {
+    const auto &s = d->opStats();
+    for (size_t i = 0; i < sum.size() && i < s.size(); ++i) {
+      sum[i].calls += s[i].calls;
+      sum[i].time += s[i].time;
+    }
+  }
+  return sum;
+}
+
+void Executor::resetStats() {
+  for (auto &d : replicas_) d->resetStats();
+  for (auto &d : pipelineInstances_) d->resetStats();
+}
+
+} // namespace popart::popx

@@ -1,0 +1,80 @@
+// The CPU executor of a session: one program instance (Devicex) per local
+// replica, run concurrently on worker threads that split the host's cores, and
+// the Communicator their collectives use. With one replica, the program runs on
+// the calling thread.
+#pragma once
+#include "devicex.hpp"
+#include <memory>
+#include <vector>
+
+namespace popart::popx {
+
+class Communicator;
+class ReplicaThreads;
+class PipelineRunner;
+class ProcessGroup;
+
+class Executor {
+public:
+  /// Replicas of this process only.
+  explicit Executor(Ir &ir);
+  /// Replicas exchanging through `comm` (e.g. across processes).
+  Executor(Ir &ir, std::unique_ptr<Communicator> comm);
+  ~Executor();
+
+  /// The device's virtual graphs (IPUs): the stages VirtualGraphMode::Auto
+  /// splits an unannotated pipelined model into. Call before prepare().
+  void setVirtualGraphs(int64_t n) { virtualGraphs_ = n; }
+  void prepare();
+  bool isPrepared() const { return prepared_; }
+  void weightsFromHost();
+  /// Reads the weights of replica 0 (all replicas hold the same values).
+  void weightsToHost();
+  void writeTensorToDevice(const Tensor *t);
+  /// batchesPerStep x accumulationFactor micro-batches, each on every replica.
+  void run(IStepIO &io);
+  /// Every replica's weights := those of global replica `root`.
+  void broadcastWeights(int64_t root);
+  /// Host weights and every replica's weights := those of process `rootRank`
+  /// of `group` (Horovod's broadcast_weights; the session itself may be local).
+  void broadcastWeightsOverProcesses(ProcessGroup &group, int64_t rootRank);
+  void addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica);
+
+  int64_t localReplicas() const { return static_cast<int64_t>(replicas_.size()); }
+  Devicex &replica(int64_t r) const { return *replicas_.at(static_cast<size_t>(r)); }
+  Communicator &communicator() const { return *comm_; }
+  /// Per-op statistics summed over the replicas.
+  std::vector<OpStats> opStats() const;
+  void resetStats();
+  /// Bytes of one replica.
+  int64_t plannedBytes() const { return replicas_.front()->plannedBytes(); }
+  int64_t persistentBytes() const { return replicas_.front()->persistentBytes(); }
+  int threadsPerReplica() const;
+  /// Placement for the report: stages, segments, in-flight micro-batches (empty when not pipelined).
+  std::string pipelineSummary() const;
+  int64_t lastRunTicks() const { return lastRunTicks_; }
+  int64_t lastRunNanoseconds() const { return lastRunNs_; }
+
+private:
+  /// Runs task(r) for every replica: concurrently, or one after the other when
+  /// the program does host IO itself (HostLoad/HostStore keep their order).
+  void forReplicas(const std::function<void(int64_t)> &task);
+  /// bps x accum micro-batches on every replica.
+  void runSteps(IStepIO &io, int64_t bps, int64_t accum);
+  void runPipelined(IStepIO &io);
+  /// Pipelining applies: stages annotated, one local replica, and weights that
+  /// change only between batches (inference, or training with accumulation).
+  bool pipelineApplies(std::string &why) const;
+
+  Ir &ir_;
+  std::unique_ptr<Communicator> comm_;
+  std::vector<std::unique_ptr<Devicex>> replicas_;
+  std::unique_ptr<ReplicaThreads> threads_;
+  std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of replica 0
+  std::unique_ptr<PipelineRunner> pipeline_;
+  bool prepared_ = false, sequential_ = false;
+  int64_t virtualGraphs_ = 1;
+  int64_t lastRunTicks_ = 0, lastRunNs_ = 0;
+};
+
+} // namespace popart::popx

@@ -1,0 +1,61 @@
+// Pipelined execution of one replica's micro-batches: the main program's
+// segments (devicex.hpp) run on one worker thread per pipeline stage, each
+// with its own share of the cores. Micro-batch m uses program instance
+// m mod K (its own activations and inputs, shared weights), so at most K
+// micro-batches are in flight (the bounded queues between the stages). Every
+// stage takes its work in micro-batch order, so gradient accumulation sums in
+// the same order as without pipelining: the results are identical.
+#pragma once
+#include "devicex.hpp"
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace popart::popx {
+
+class PipelineRunner {
+public:
+  /// instances[0] is the replica's main instance; all are prepared.
+  PipelineRunner(std::vector<Devicex *> instances, int threadsPerStage);
+  ~PipelineRunner();
+  PipelineRunner(const PipelineRunner &) = delete;
+  PipelineRunner &operator=(const PipelineRunner &) = delete;
+
+  using MicroBatchFn = std::function<void(int64_t microBatch, Devicex &instance)>;
+  /// Runs `count` micro-batches: begin() on the calling thread before one
+  /// starts (set it up, read its inputs), end() after it finished, in order.
+  void run(int64_t count, const MicroBatchFn &begin, const MicroBatchFn &end);
+
+  int64_t stages() const { return static_cast<int64_t>(stageQueues_.size()); }
+  int64_t inFlight() const { return static_cast<int64_t>(instances_.size()); }
+  int threadsPerStage() const { return threadsPerStage_; }
+
+private:
+  struct Task {
+    size_t segment;
+    int64_t microBatch;
+  };
+  struct StageQueue {
+    std::deque<Task> tasks;
+    std::condition_variable cv;
+  };
+  void work(size_t stage);
+  void push(const Task &t);  // caller holds m_
+
+  std::vector<Devicex *> instances_;
+  std::vector<size_t> stageOfSegment_;  // segment -> stage thread
+  std::vector<StageQueue> stageQueues_;
+  std::vector<std::thread> threads_;
+  int threadsPerStage_;
+  std::mutex m_;
+  std::condition_variable finishedCv_;
+  std::vector<char> finished_;
+  std::exception_ptr error_;
+  bool stop_ = false;
+};
+
+} // namespace popart::popx

@@ -1,0 +1,100 @@
+#include "process_communicator.hpp"
+#include "popart/error.hpp"
+#include <cstring>
+#include <mutex>
+
+namespace popart::popx {
+namespace {
+
+std::mutex &groupMutex() {
+  static std::mutex m;
+  return m;
+}
+std::shared_ptr<ProcessGroup> &groupSlot() {
+  static std::shared_ptr<ProcessGroup> g;
+  return g;
+}
+
+struct ProcessRecord {
+  int64_t localReplicas, globalReplicas, offset;
+};
+
+} // namespace
+
+std::shared_ptr<ProcessGroup> processGroup() {
+  std::lock_guard<std::mutex> lock(groupMutex());
+  return groupSlot();
+}
+
+void setProcessGroup(std::shared_ptr<ProcessGroup> group) {
+  std::lock_guard<std::mutex> lock(groupMutex());
+  groupSlot() = std::move(group);
+}
+
+ProcessCommunicator::ProcessCommunicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset,
+                                         std::shared_ptr<ProcessGroup> group)
+    : Communicator(localReplicas, globalReplicas, globalOffset), group_(std::move(group)), barrier_(localReplicas),
+      posted_(static_cast<size_t>(localReplicas)), slotOf_(static_cast<size_t>(globalReplicas), -1),
+      all_(static_cast<size_t>(globalReplicas)) {
+  if (globalOffset < 0 || globalOffset + localReplicas > globalReplicas)
+    throw error("globalReplicaOffset {} with {} local replica(s) does not fit globalReplicationFactor {}",
+                globalOffset, localReplicas, globalReplicas);
+  const int64_t P = group_->size();
+  ProcessRecord mine{localReplicas, globalReplicas, globalOffset};
+  std::vector<ProcessRecord> all(static_cast<size_t>(P));
+  group_->allGather(&mine, sizeof(mine), all.data());
+  for (int64_t p = 0; p < P; ++p) {
+    const auto &r = all[static_cast<size_t>(p)];
+    if (r.localReplicas != localReplicas || r.globalReplicas != globalReplicas)
+      throw error("rank {} runs {} local replica(s) of globalReplicationFactor {}, but rank {} runs {} of {}: every "
+                  "process must use the same replicatedGraphCount and globalReplicationFactor",
+                  p, r.localReplicas, r.globalReplicas, group_->rank(), localReplicas, globalReplicas);
+    for (int64_t j = 0; j < r.localReplicas; ++j) {
+      const int64_t g = r.offset + j;
+      if (g < 0 || g >= globalReplicas || slotOf_[static_cast<size_t>(g)] >= 0)
+        throw error("globalReplicaOffset of rank {} ({}) overlaps another process's replicas or leaves the range "
+                    "[0, {}): use globalReplicaOffset = rank x replicatedGraphCount",
+                    p, r.offset, globalReplicas);
+      slotOf_[static_cast<size_t>(g)] = p * localReplicas + j;
+    }
+  }
+  if (P * localReplicas != globalReplicas)
+    throw error("{} process(es) x {} local replica(s) do not make globalReplicationFactor {}", P, localReplicas,
+                globalReplicas);
+}
+
+void ProcessCommunicator::checkSameProgram(uint64_t fingerprint, const std::string &what) {
+  std::vector<uint64_t> all(static_cast<size_t>(group_->size()));
+  group_->allGather(&fingerprint, sizeof(fingerprint), all.data());
+  std::string differ;
+  for (size_t p = 0; p < all.size(); ++p)
+    if (all[p] != all[0]) differ += (differ.empty() ? "" : ", ") + std::to_string(p);
+  if (!differ.empty())
+    throw error("the processes of this distributed session disagree on {}: rank(s) {} differ from rank 0 (this is "
+                "rank {}); every process must build the same model with the same options",
+                what, differ, group_->rank());
+}
+
+const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, const void *in, int64_t bytes) {
+  posted_[static_cast<size_t>(local)] = in;
+  barrier_.wait();
+  if (local == 0) {
+    try {
+      const int64_t R = localReplicas(), chunk = R * bytes;
+      if (send_.size() < static_cast<size_t>(chunk)) send_.resize(static_cast<size_t>(chunk));
+      if (recv_.size() < static_cast<size_t>(chunk * group_->size()))
+        recv_.resize(static_cast<size_t>(chunk * group_->size()));
+      for (int64_t j = 0; j < R; ++j)
+        std::memcpy(send_.data() + j * bytes, posted_[static_cast<size_t>(j)], static_cast<size_t>(bytes));
+      group_->allGather(send_.data(), chunk, recv_.data());
+      for (size_t g = 0; g < all_.size(); ++g) all_[g] = recv_.data() + slotOf_[g] * bytes;
+    } catch (const std::exception &e) {
+      barrier_.abort(std::string("rank ") + std::to_string(group_->rank()) + ": " + e.what());
+      throw;
+    }
+  }
+  barrier_.wait();
+  return all_;
+}
+
+} // namespace popart::popx

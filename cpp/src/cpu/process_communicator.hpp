@@ -1,0 +1,37 @@
+// Replicas spread over processes (global replication): this process's replica
+// threads exchange through shared memory, and its first replica thread
+// exchanges the process's contributions with the other processes through the
+// ProcessGroup (one all-gather per collective).
+#pragma once
+#include "communicator.hpp"
+#include "process_group.hpp"
+#include <memory>
+
+namespace popart::popx {
+
+class ProcessCommunicator final : public Communicator {
+public:
+  /// Checks with the other processes that replicas tile [0, globalReplicas)
+  /// and that every process runs the same program (`fingerprint`, `what`
+  /// describing it); throws an error naming the processes that differ.
+  ProcessCommunicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset,
+                      std::shared_ptr<ProcessGroup> group);
+  void checkSameProgram(uint64_t fingerprint, const std::string &what);
+  void abort(const std::string &why) override { barrier_.abort(why); }
+  void reset() override { barrier_.reset(); }
+
+protected:
+  const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) override;
+  void release(int64_t local) override { barrier_.wait(); }
+  void localBarrier() override { barrier_.wait(); }
+
+private:
+  std::shared_ptr<ProcessGroup> group_;
+  Barrier barrier_;
+  std::vector<const void *> posted_;
+  std::vector<char> send_, recv_;
+  std::vector<int64_t> slotOf_;  // global replica -> slot in recv_ (process-major)
+  std::vector<const char *> all_;
+};
+
+} // namespace popart::popx

@@ -1,0 +1,106 @@
+"""Distributed sessions (global replication, user guide 6.2.2) over MPI.
+
+A session with ``enableDistributedReplicatedGraphs`` runs
+``replicatedGraphCount`` replicas in this process, replicas
+``globalReplicaOffset ..`` of ``globalReplicationFactor``; its collectives
+(the replicated gradient reduction, the collective ops, broadcastWeights)
+reach the replicas of the other processes through MPI (mpi4py). Launch
+with ``mpiexec -n N python train.py``; install with
+``pip install popart-cpu[distributed]``.
+
+Faults: a collective waits at most ``POPART_DISTRIBUTED_TIMEOUT`` seconds
+(default 30) for the other processes, then raises; an uncaught exception in
+a process aborts the MPI job (MPI_Abort), so the other processes end too
+instead of waiting for it.
+"""
+import atexit
+import os
+import sys
+import time
+
+import popart_core
+
+__all__ = ["mpi", "setup", "rank", "size", "local_rank", "local_size"]
+
+INSTALL_HINT = "pip install popart-cpu[distributed]"
+
+
+def mpi():
+    """The mpi4py ``MPI`` module; a popart_exception naming what to install without it."""
+    try:
+        from mpi4py import MPI
+    except ImportError as e:
+        raise popart_core.popart_exception(
+            "distributed training needs MPI through mpi4py, which is not installed: "
+            f"{INSTALL_HINT} (installs mpi4py and Open MPI), then launch with mpiexec -n N python script.py") from e
+    return MPI
+
+
+def rank() -> int:
+    """This process's rank in MPI_COMM_WORLD."""
+    return mpi().COMM_WORLD.Get_rank()
+
+
+def size() -> int:
+    """The number of processes in MPI_COMM_WORLD."""
+    return mpi().COMM_WORLD.Get_size()
+
+
+def _local_comm():
+    MPI = mpi()
+    return MPI.COMM_WORLD.Split_type(MPI.COMM_TYPE_SHARED)
+
+
+def local_rank() -> int:
+    """This process's rank among the processes on its host."""
+    return _local_comm().Get_rank()
+
+
+def local_size() -> int:
+    """The number of processes on this host."""
+    return _local_comm().Get_size()
+
+
+def _timeout() -> float:
+    try:
+        return float(os.environ.get("POPART_DISTRIBUTED_TIMEOUT", "30"))
+    except ValueError:
+        raise popart_core.popart_exception("POPART_DISTRIBUTED_TIMEOUT must be a number of seconds") from None
+
+
+def _abort_on_uncaught_exception(comm):
+    previous = sys.excepthook
+
+    def hook(kind, value, tb):
+        previous(kind, value, tb)
+        sys.stderr.write(f"popart: rank {comm.Get_rank()} raised {kind.__name__}; aborting the MPI job so that "
+                         "the other ranks do not wait for it\n")
+        sys.stderr.flush()
+        comm.Abort(1)
+
+    sys.excepthook = hook
+
+
+def setup():
+    """Registers MPI_COMM_WORLD as the process group of distributed sessions (once)."""
+    if popart_core._hasProcessGroup():
+        return
+    MPI = mpi()
+    comm = MPI.COMM_WORLD
+    limit = _timeout()
+
+    def all_gather(send, recv):
+        request = comm.Iallgather([send, MPI.BYTE], [recv, MPI.BYTE])
+        deadline = time.monotonic() + limit
+        pause = 0.0
+        while not request.Test():
+            if time.monotonic() > deadline:
+                raise popart_core.popart_runtime_error(
+                    f"rank {comm.Get_rank()}: the other processes did not join a collective within {limit:g} s "
+                    "(POPART_DISTRIBUTED_TIMEOUT); one of them failed, hung or runs a different program")
+            time.sleep(pause)
+            pause = min(0.001, pause + 0.00002)
+
+    popart_core._setProcessGroup(comm.Get_rank(), comm.Get_size(), all_gather)
+    atexit.register(popart_core._clearProcessGroup)
+    _abort_on_uncaught_exception(comm)

@@ -1,0 +1,129 @@
+// The communicators without sessions: replica threads of one process, and
+// "processes" simulated by threads over an in-memory ProcessGroup, checked
+// against sums computed here.
+#include "cpu/communicator.hpp"
+#include "cpu/process_communicator.hpp"
+#include "popart/error.hpp"
+#include <gtest/gtest.h>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+using namespace popart;
+using namespace popart::popx;
+
+namespace {
+
+void onThreads(int64_t n, const std::function<void(int64_t)> &f) {
+  std::vector<std::thread> ts;
+  for (int64_t i = 0; i < n; ++i) ts.emplace_back([&, i] { f(i); });
+  for (auto &t : ts) t.join();
+}
+
+// P "processes" in one process: allGather through shared memory.
+struct SharedGroupState {
+  explicit SharedGroupState(int64_t p) : barrier(p), posted(static_cast<size_t>(p)) {}
+  Barrier barrier;
+  std::vector<const void *> posted;
+};
+
+class ThreadGroup final : public ProcessGroup {
+public:
+  ThreadGroup(SharedGroupState &s, int64_t rank, int64_t size) : s_(s), rank_(rank), size_(size) {}
+  int64_t rank() const override { return rank_; }
+  int64_t size() const override { return size_; }
+  void allGather(const void *in, int64_t bytes, void *out) override {
+    s_.posted[static_cast<size_t>(rank_)] = in;
+    s_.barrier.wait();
+    for (int64_t p = 0; p < size_; ++p)
+      std::memcpy(static_cast<char *>(out) + p * bytes, s_.posted[static_cast<size_t>(p)], static_cast<size_t>(bytes));
+    s_.barrier.wait();
+  }
+
+private:
+  SharedGroupState &s_;
+  int64_t rank_, size_;
+};
+
+} // namespace
+
+TEST(Communicator, LocalAllReduceSumsInPlaceOverGroups) {
+  const int64_t R = 4, n = 1001;
+  LocalCommunicator comm(R);
+  std::vector<std::vector<float>> data(R, std::vector<float>(n));
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t i = 0; i < n; ++i) data[r][i] = static_cast<float>(r * 10 + i % 7);
+  auto expected = data;
+  for (int64_t i = 0; i < n; ++i) {  // Consecutive groups of 2: {0, 1}, {2, 3}
+    for (int64_t g = 0; g < 2; ++g) {
+      const float s = expected[2 * g][i] + expected[2 * g + 1][i];
+      expected[2 * g][i] = expected[2 * g + 1][i] = s;
+    }
+  }
+  onThreads(R, [&](int64_t r) {
+    comm.allReduce(r, CommGroup(CommGroupType::Consecutive, 2), CollectiveOp::Add, data[r].data(), data[r].data(),
+                   DataType::FLOAT, n);
+  });
+  EXPECT_EQ(data, expected);
+}
+
+TEST(Communicator, AbortReleasesWaitingReplicas) {
+  LocalCommunicator comm(2);
+  std::atomic<bool> threw{false};
+  std::thread waiter([&] {
+    float x = 1;
+    try {
+      comm.allReduce(0, CommGroup(), CollectiveOp::Add, &x, &x, DataType::FLOAT, 1);
+    } catch (const runtime_error &e) {
+      threw = std::string(e.what()).find("replica 1 failed") != std::string::npos;
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  comm.abort("replica 1 failed: test");
+  waiter.join();
+  EXPECT_TRUE(threw);
+  comm.reset();  // usable again
+  onThreads(2, [&](int64_t r) {
+    float x = static_cast<float>(r + 1);
+    comm.allReduce(r, CommGroup(), CollectiveOp::Max, &x, &x, DataType::FLOAT, 1);
+    EXPECT_EQ(x, 2.0f);
+  });
+}
+
+TEST(ProcessCommunicator, TwoProcessesOfTwoReplicas) {
+  const int64_t P = 2, R = 2, n = 5;
+  SharedGroupState state(P);
+  std::vector<std::vector<float>> out(P * R, std::vector<float>(R * P * n));
+  onThreads(P, [&](int64_t p) {
+    auto group = std::make_shared<ThreadGroup>(state, p, P);
+    ProcessCommunicator comm(R, P * R, p * R, group);
+    onThreads(R, [&](int64_t j) {
+      const int64_t g = p * R + j;
+      std::vector<float> x(n);
+      for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(g * 100 + i);
+      std::vector<float> sum(n);
+      comm.allReduce(j, CommGroup(), CollectiveOp::Add, x.data(), sum.data(), DataType::FLOAT, n);
+      for (int64_t i = 0; i < n; ++i) EXPECT_EQ(sum[i], static_cast<float>(600 + 4 * i));
+      comm.allGather(j, CommGroup(CommGroupType::Orthogonal, 2), x.data(), out[g].data(), n * 4);
+    });
+  });
+  for (int64_t g = 0; g < P * R; ++g)  // orthogonal groups of 2 among 4: {0, 2}, {1, 3}
+    for (int64_t k = 0; k < 2; ++k)
+      EXPECT_EQ(out[g][k * n], static_cast<float>(((g % 2) + 2 * k) * 100));
+}
+
+TEST(ProcessCommunicator, ProcessesMustTileTheReplicas) {
+  SharedGroupState state(2);
+  std::vector<std::string> errors(2);
+  onThreads(2, [&](int64_t p) {
+    try {
+      ProcessCommunicator comm(1, 2, 0, std::make_shared<ThreadGroup>(state, p, 2));  // both claim replica 0
+    } catch (const error &e) {
+      errors[p] = e.what();
+    }
+  });
+  EXPECT_NE(errors[0].find("globalReplicaOffset"), std::string::npos);
+}

