@@ -5316,7 +5316,17 @@ class _TrainingSessionCore(_SessionCore):
         """
         Copy the arrays of a PyWeightsIO into the host weights (then weightsFromHost to use them). Refused for tensors that are compile-time constants.
         """
+def _attachHostAllReduce(session: _SessionCore) -> None:
+    """
+    Averages the session's gradients over the processes (hostAllReduce).
+    """
+def _broadcastWeightsOverProcesses(session: _SessionCore, root_rank: typing.SupportsInt | typing.SupportsIndex = 0) -> None:
+    ...
+def _clearProcessGroup() -> None:
+    ...
 def _getLogLevel(arg0: str) -> str:
+    ...
+def _hasProcessGroup() -> bool:
     ...
 def _log(arg0: str, arg1: str, arg2: str) -> None:
     ...
@@ -5334,6 +5344,10 @@ def _operatorTable(includeInternal: bool = False) -> list:
     ...
 def _setLogLevel(arg0: str, arg1: str) -> None:
     ...
+def _setProcessGroup(rank: typing.SupportsInt | typing.SupportsIndex, size: typing.SupportsInt | typing.SupportsIndex, allGather: collections.abc.Callable) -> None:
+    """
+    Registers allGather(send: memoryview, recv: memoryview) of this process's group (rank of size).
+    """
 def getSupportedOperations(includeInternal: bool) -> list[OperatorIdentifier]:
     """
     The OperatorIdentifiers of every registered op (with includeInternal, also gradient and in-place ops).

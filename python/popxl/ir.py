@@ -84,6 +84,22 @@ class Ir:
         return value
 
     @property
+    def replication_factor(self) -> int:
+        """Replicas of the program (set before building ops whose shapes depend on it: collectives)."""
+        return self._replication
+
+    @replication_factor.setter
+    def replication_factor(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"Ir.replication_factor = {value!r}: expected a positive int")
+        if getattr(self, "_frozen", False):
+            raise ValueError("Ir.replication_factor cannot change once a Session owns the Ir")
+        self._replication = value
+        opts = self._pb_ir.getSessionOptions()
+        opts.enableReplicatedGraphs = value > 1
+        opts.replicatedGraphCount = value
+
+    @property
     def id(self) -> int:
         """A number unique to this Ir in the process."""
         return self._id
@@ -142,9 +158,6 @@ class Ir:
         self._pb_ir.setDataFlow(popart_core.DataFlow(self.num_host_transfers, anchors))
         opts = self._pb_ir.getSessionOptions()
         opts.enableExplicitMainLoops = True
-        if self.replication_factor > 1:
-            opts.enableReplicatedGraphs = True
-            opts.replicatedGraphCount = self.replication_factor
         self._frozen = True
 
     def dot_checkpoint(self, check: str, save_dir=None) -> None:

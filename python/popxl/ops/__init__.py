@@ -40,3 +40,4 @@ from popxl.ops._conditional import ConditionalSiteInfo, conditional, conditional
 import importlib as _importlib  # noqa: E402
 _importlib.import_module("popxl.ops.call")  # loaded now, so the function below keeps the name ops.call
 from popxl.ops._call import call  # noqa: F811,E402
+from popxl.ops import collectives  # noqa: F401,E402

@@ -1,0 +1,167 @@
+"""popxl.ops.collectives: data exchange between replicas (all-reduce, all-gather, reduce-scatter, slices),
+over all replicas or a ReplicaGrouping, and the all-reduce across IPUs of one replica."""
+from typing import List, Optional
+
+import numpy as np
+
+import popart_core
+from popxl import context
+from popxl.ops._core import _GC, _op
+from popxl.tensor import Tensor
+
+CommGroupType = popart_core.CommGroupType
+
+# PopART's CollectiveOperator values.
+_OPERATORS = {"add": 0, "mean": 1, "mul": 2, "min": 3, "max": 4, "logical_and": 5, "logical_or": 6,
+              "square_add": 7, "local": 8}
+
+
+class CommGroup(popart_core.CommGroup):
+    """PopART's description of a replica group (type and size); see ReplicaGrouping for PopXL's."""
+
+    def toReplicaGrouping(self, replication_factor: int):
+        """The ReplicaGrouping of these groups for `replication_factor` replicas."""
+        from popxl.replica_grouping import ReplicaGrouping
+        t, k, n = self.type, self.replicaGroupSize, replication_factor
+        if t == CommGroupType.All:
+            return ReplicaGrouping._from_stride(n, 1, n)
+        if t == CommGroupType.Ungrouped:
+            return ReplicaGrouping._from_stride(n, 1, 1)
+        if k < 1 or n % k:
+            raise ValueError(f"CommGroup({t}, {k}): the group size does not divide {n} replicas")
+        if t == CommGroupType.Consecutive:
+            return ReplicaGrouping._from_stride(n, 1, k)
+        return ReplicaGrouping._from_stride(n, n // k, k)
+
+
+def _comm_group(group, what: str) -> List[int]:
+    """[CommGroupType, size] for a ReplicaGrouping (or None: all replicas)."""
+    g = context.get_current_graph()
+    n = g.ir.replication_factor
+    if group is None:
+        return [int(CommGroupType.All), n]
+    if isinstance(group, popart_core.CommGroup):
+        return [int(group.type), int(group.replicaGroupSize)]
+    size, stride = group.group_size, group.stride
+    if len(group.assignment) != n:
+        raise ValueError(f"{what}: the grouping is for {len(group.assignment)} replicas, the Ir has {n}")
+    if size == 1:
+        return [int(CommGroupType.Ungrouped), 1]
+    if stride == 1:
+        return [int(CommGroupType.All if size == n else CommGroupType.Consecutive), size]
+    if stride * size == n:
+        return [int(CommGroupType.Orthogonal), size]
+    raise ValueError(f"{what}: replica grouping stride {stride}, group size {size} has no collective group "
+                     f"over {n} replicas (use consecutive groups, or groups with stride * size = {n})")
+
+
+def _operator(op: str, what: str) -> int:
+    if op not in _OPERATORS:
+        raise ValueError(f"{what}: op '{op}' is not one of {', '.join(_OPERATORS)}")
+    return _OPERATORS[op]
+
+
+def replicated_all_reduce(t: Tensor, op: str = "add", group=None) -> Tensor:
+    """Every replica of `group` gets the reduction (`op`: add, mean, mul, min, max, ...) of `t` over the
+    group's replicas."""
+    attrs = {"__collectiveOperator": _operator(op, "replicated_all_reduce"),
+             "__collectiveCommGroup": _comm_group(group, "replicated_all_reduce")}
+    return _op("ReplicatedAllReduce", [t], attrs, domain=_GC)[0]
+
+
+def replicated_all_reduce_(t: Tensor, op: str = "add", group=None) -> Tensor:
+    """replicated_all_reduce in place: `t` holds the result."""
+    attrs = {"__collectiveOperator": _operator(op, "replicated_all_reduce_"),
+             "__collectiveCommGroup": _comm_group(group, "replicated_all_reduce_")}
+    return _op("ReplicatedAllReduceInplace", [t], attrs, domain=_GC)[0]
+
+
+def replicated_all_gather(t: Tensor, group=None, output_shape="auto") -> Tensor:
+    """The `t` of every replica of the group, concatenated (flattened: shape [group size * nelms], or
+    `output_shape`; "auto" gives [group size, *t.shape])."""
+    attrs = {"__collectiveCommGroup": _comm_group(group, "replicated_all_gather")}
+    y = _op("ReplicatedAllGather", [t], attrs, domain=_GC)[0]
+    if output_shape == "auto":
+        size = attrs["__collectiveCommGroup"][1] if attrs["__collectiveCommGroup"][0] != 3 else 1
+        output_shape = (size,) + tuple(t.shape)
+    if output_shape is not None and tuple(output_shape) != tuple(y.shape):
+        from popxl.ops import reshape
+        y = reshape(y, output_shape)
+    return y
+
+
+def replicated_reduce_scatter(t: Tensor, op: str = "add", group=None,
+                              configure_output_for_replicated_tensor_sharding: bool = False) -> Tensor:
+    """The reduction of `t` over the group, flattened and split evenly (zero padded): each replica gets its
+    slice (shape [ceil(nelms / group size)])."""
+    attrs = {"__collectiveOperator": _operator(op, "replicated_reduce_scatter"),
+             "__collectiveCommGroup": _comm_group(group, "replicated_reduce_scatter")}
+    return _op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0]
+
+
+def replicated_slice(t: Tensor, axis: int = 0, group=None) -> Tensor:
+    """Each replica's part of `t` split evenly along `axis` over the replicas of the group (local op)."""
+    return _local_slice(t, axis, group, "replicated_slice")
+
+
+def replica_sharded_slice(t: Tensor, group=None) -> Tensor:
+    """Each replica's shard of flattened `t` (zero padded to a multiple of the group size), as replicated
+    tensor sharding lays it out."""
+    attrs = {"__collectiveOperator": _OPERATORS["local"],
+             "__collectiveCommGroup": _comm_group(group, "replica_sharded_slice")}
+    return _op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0]
+
+
+def _local_slice(t: Tensor, axis: int, group, what: str) -> Tensor:
+    """Slice `axis` by the replica's index in its group: a reduce-scatter with the Local operator of the
+    tensor moved to put `axis` first, then reshaped."""
+    from popxl.ops import reshape, transpose
+    if not -t.rank <= axis < t.rank:
+        raise ValueError(f"{what}: axis {axis} is out of range for tensor '{t.id}' of rank {t.rank}")
+    axis %= t.rank
+    cg = _comm_group(group, what)
+    size = 1 if cg[0] == int(CommGroupType.Ungrouped) else cg[1]
+    if t.shape[axis] % size:
+        raise ValueError(f"{what}: dimension {axis} of '{t.id}' ({t.shape[axis]}) does not split over {size} "
+                         "replicas")
+    perm = [axis] + [d for d in range(t.rank) if d != axis]
+    moved = transpose(t, perm) if axis else t
+    flat = _op("ReplicatedReduceScatter", [moved],
+               {"__collectiveOperator": _OPERATORS["local"], "__collectiveCommGroup": cg}, domain=_GC)[0]
+    part = (t.shape[axis] // size,) + tuple(t.shape[d] for d in perm[1:])
+    out = reshape(flat, part)
+    inverse = list(np.argsort(perm))
+    return transpose(out, inverse) if axis else out
+
+
+def all_reduce(ts: List[Tensor], ipus: Optional[List[int]] = None, op: str = "add") -> List[Tensor]:
+    """The reduction of tensors `ts` (one per IPU of a replica), copied to every IPU: on the CPU every
+    IPU shares memory, so each result is the reduction."""
+    if not ts:
+        raise ValueError("all_reduce: no tensors")
+    if ipus is not None and len(ipus) != len(ts):
+        raise ValueError(f"all_reduce: {len(ts)} tensors but {len(ipus)} ipus")
+    from popxl import ops
+    fns = {"add": ops.add, "mul": ops.mul, "min": ops.minimum, "max": ops.maximum}
+    if op not in fns and op != "mean":
+        raise ValueError(f"all_reduce: op '{op}' is not one of add, mean, mul, min, max")
+    acc = ts[0]
+    for t in ts[1:]:
+        acc = fns["add" if op == "mean" else op](acc, t)
+    if op == "mean":
+        acc = acc / len(ts)
+    return [acc for _ in ts]
+
+
+def all_reduce_identical_inputs(ts: List[Tensor], ipus: Optional[List[int]] = None) -> List[Tensor]:
+    """For inputs known to be equal on every IPU of a replica: the forward pass passes each through (the
+    reduction PopXL does is in the backward pass, which sums the gradients)."""
+    if ipus is not None and len(ipus) != len(ts):
+        raise ValueError(f"all_reduce_identical_inputs: {len(ts)} tensors but {len(ipus)} ipus")
+    from popxl import ops
+    return [ops.add(t, np.zeros((), t.dtype.as_numpy())) for t in ts]
+
+
+def all_reduce_identical_grad_inputs(ts: List[Tensor], ipus: Optional[List[int]] = None) -> List[Tensor]:
+    """The sum over the IPUs of a replica, for outputs whose gradients are equal on every IPU."""
+    return all_reduce(ts, ipus, "add")
