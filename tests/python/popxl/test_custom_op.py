@@ -33,8 +33,13 @@ def example_dir(tmp_path_factory):
     for f in EXAMPLE.iterdir():
         shutil.copy(f, d)
     sys.path.insert(0, str(d))
+    cwd = os.getcwd()
     try:
-        import leaky_relu  # noqa: F401  (cppimport compiles leaky_relu_op_impl.cpp here)
+        os.chdir(d)  # setuptools (under cppimport) reads the working directory's pyproject.toml: not ours
+        try:
+            import leaky_relu  # noqa: F401  (cppimport compiles leaky_relu_op_impl.cpp here)
+        finally:
+            os.chdir(cwd)
         yield d
     finally:
         sys.path.remove(str(d))
