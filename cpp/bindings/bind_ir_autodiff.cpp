@@ -8,6 +8,7 @@
 #include "popart/op.hpp"
 #include "popart/tensor.hpp"
 #include "transforms/autodiff/backward_graph.hpp"
+#include "transforms/decompose_sum.hpp"
 #include <algorithm>
 #include <optional>
 #include <pybind11/stl.h>
@@ -85,6 +86,8 @@ void bindIrAutodiff(py::module_ &m) {
         "The backward graph of `graph` with the gradients of its float inputs `gradsRequired` (ids; default "
         "all) as outputs, from the gradients of its outputs `gradsProvided` (default all); returns "
         "(graph, expected inputs, expected outputs) as (type, forward tensor id) pairs");
+  m.def("decomposeSum", &decomposeSums, py::arg("graph"),
+        "Replaces each Sum of more than two inputs in `graph` by a chain of Adds; returns how many were replaced");
 }
 
 } // namespace popart::bindings

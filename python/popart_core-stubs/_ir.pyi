@@ -20,7 +20,7 @@ from popart_core import TensorStorage
 from popart_core import TileSet
 from popart_core import _TensorInfoCore as TensorInfo
 import typing
-__all__: list[str] = ['AnchorReturnType', 'CommGroup', 'CommGroupType', 'DataFlow', 'DataType', 'ExecutionContext', 'Graph', 'Ir', 'Op', 'OperatorIdentifier', 'Patterns', 'ReplicatedTensorSharding', 'SessionOptions', 'Settings', 'Tensor', 'TensorInfo', 'TensorLocation', 'TensorStorage', 'TensorType', 'TileSet', 'autodiffGraph', 'supportedOperations']
+__all__: list[str] = ['AnchorReturnType', 'CommGroup', 'CommGroupType', 'DataFlow', 'DataType', 'ExecutionContext', 'Graph', 'Ir', 'Op', 'OperatorIdentifier', 'Patterns', 'ReplicatedTensorSharding', 'SessionOptions', 'Settings', 'Tensor', 'TensorInfo', 'TensorLocation', 'TensorStorage', 'TensorType', 'TileSet', 'autodiffGraph', 'decomposeSum', 'supportedOperations']
 class TensorType:
     """
     Members:
@@ -280,6 +280,10 @@ class Ir:
 def autodiffGraph(graph: Graph, gradsRequired: collections.abc.Sequence[str] | None = None, gradsProvided: collections.abc.Sequence[str] | None = None) -> tuple:
     """
     The backward graph of `graph` with the gradients of its float inputs `gradsRequired` (ids; default all) as outputs, from the gradients of its outputs `gradsProvided` (default all); returns (graph, expected inputs, expected outputs) as (type, forward tensor id) pairs
+    """
+def decomposeSum(graph: Graph) -> int:
+    """
+    Replaces each Sum of more than two inputs in `graph` by a chain of Adds; returns how many were replaced
     """
 def supportedOperations(includePrivate: bool = True) -> list[popart_core.OperatorIdentifier]:
     ...
