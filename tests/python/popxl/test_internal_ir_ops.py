@@ -46,3 +46,33 @@ def test_create_connected_op_by_class():
     assert t.name() == "my_transpose" and t.getAttribute("perm") == [0]
     with pytest.raises(Exception, match="x_missing"):
         pb.createConnectedOp_ReluOp({0: "x_missing"}, {0: "r"})
+
+
+@pytest.mark.parametrize("stride,size", [(1, 2), (1, 4), (2, 4), (4, 2), (1, 8), (2, 1)])
+def test_ir_replica_grouping_matches_popxl(stride, size):
+    rg = _ir.ReplicaGrouping(8, stride, size)
+    ref = popxl.Ir(replication=8).replica_grouping(stride, size)
+    assert [rg.getGroupAt(r) for r in range(8)] == ref.assignment
+    assert rg.getNumGroups() == ref.num_groups and rg.getGroupSize() == size
+    for g in range(rg.getNumGroups()):
+        members = rg.getReplicasAt(g)
+        assert [rg.getGroupAt(r) for r in members] == [g] * size
+        assert [rg.getIndexInGroupAt(r) for r in members] == list(range(size))
+    t = rg.getTranspose() if stride == 1 or stride * size == 8 else None
+    if t is not None:
+        assert t.getGroupSize() == rg.getNumGroups()
+        assert all(len({rg.getGroupAt(r) for r in t.getReplicasAt(g)}) == t.getGroupSize()
+                   for g in range(t.getNumGroups()))
+    with pytest.raises(IndexError, match="replica 8"):
+        rg.getGroupAt(8)
+    with pytest.raises(ValueError, match="does not divide"):
+        _ir.ReplicaGrouping(8, 3, 2)
+
+
+def test_graph_id_and_scope():
+    assert _ir.GraphId("g").str() == "g" and _ir.GraphId("g") == _ir.GraphId("g")
+    s = _ir.Scope() / "layer" / "matmul"
+    assert s.str() == "layer/matmul" and not s.empty() and _ir.Scope().empty()
+    assert s.getCommonParent(_ir.Scope() / "layer" / "add").str() == "layer"
+    with pytest.raises(ValueError, match="contain no '/'"):
+        _ir.Scope() / "a/b"

@@ -6,4 +6,5 @@ import popart  # noqa: F401  (loads the native libraries first)
 import popart_core as _core
 
 globals().update({k: v for k, v in vars(_core._ir).items() if not k.startswith("__")})
+from popart._internal.ir._py_types import GraphId, ReplicaGrouping, Scope  # noqa: F401,E402
 from popart._internal.ir import op  # noqa: F401,E402  (one class per op type)
