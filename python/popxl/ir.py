@@ -16,8 +16,6 @@ class Ir:
         if replication == "popdist":
             raise ValueError("Ir(replication='popdist'): popdist is not available here; launch instances with "
                              "mpiexec and pass the replication factor of this instance")
-        if isinstance(replication, bool) or not isinstance(replication, int) or replication < 1:
-            raise ValueError(f"Ir(replication={replication!r}): expected a positive int")
         self._id = next(Ir._ids)
         self._pb_ir = _ir.Ir()
         self._graphs = {}

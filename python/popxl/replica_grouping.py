@@ -2,6 +2,8 @@
 explicit assignment of each replica to a group)."""
 from typing import List, Optional
 
+from popart._internal.ir import ReplicaGrouping as _IrGrouping
+
 
 class ReplicaGrouping:
     """Replicas split into groups. Made with ``Ir.replica_grouping`` or
@@ -27,10 +29,8 @@ class ReplicaGrouping:
         if num_replicas % (stride * group_size):
             raise ValueError(f"replica_grouping: stride {stride} x group_size {group_size} does not divide the "
                              f"replication factor {num_replicas}")
-        assignment = []
-        block = stride * group_size
-        for r in range(num_replicas):
-            assignment.append((r // block) * stride + r % stride)
+        ir_grouping = _IrGrouping(num_replicas, stride, group_size)
+        assignment = [ir_grouping.getGroupAt(r) for r in range(num_replicas)]
         return cls(num_replicas, assignment, stride, group_size)
 
     @classmethod

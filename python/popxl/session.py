@@ -59,6 +59,7 @@ class Session:
                   f"'{device_desc}' in {(time.perf_counter() - t0) * 1e3:.1f} ms")
         self._use_cache(os.environ.get("POPXL_CACHE_DIR"))
         self._host_in_sync = True
+        self._entered_attached = []  # per open `with session:`: was the device attached on entry
         self._transfers = {"weights_from_host": 0, "weights_to_host": 0}
 
     def _use_cache(self, cache_dir: Optional[str]) -> None:
@@ -93,24 +94,18 @@ class Session:
     # ---- context ----
     def __enter__(self) -> "Session":
         entered_attached = self.is_attached
-        self._enter_stack.append(entered_attached)
+        self._entered_attached.append(entered_attached)
         if not entered_attached:
             self._device.attach()
             self.weights_from_host()
         return self
 
     def __exit__(self, *exc) -> bool:
-        if not self._enter_stack.pop():
+        if not self._entered_attached.pop():
             if self.weights_to_host_on_exit:
                 self.weights_to_host()
             self._device.detach()
         return False
-
-    @property
-    def _enter_stack(self):
-        if not hasattr(self, "_stack"):
-            self._stack = []
-        return self._stack
 
     # ---- weights ----
     def _check_attached(self, what: str):
@@ -203,16 +198,19 @@ class Session:
     def run(self, inputs: Optional[Mapping[HostToDeviceStream, np.ndarray]] = None,
             downcast_inputs: bool = True) -> Dict[DeviceToHostStream, np.ndarray]:
         """Runs the Ir once; returns the data of every device-to-host stream."""
+        self._check_attached("run")
         outputs = self.create_host_outputs()
-        self.run_with_outputs(inputs, outputs, downcast_inputs)
+        self._run(inputs, {s.tensor_id: a for s, a in outputs.items()}, downcast_inputs)  # made right: no check
         return outputs
 
     def run_with_outputs(self, inputs: Optional[Mapping[HostToDeviceStream, np.ndarray]],
                          outputs: Mapping[DeviceToHostStream, np.ndarray], downcast_inputs: bool = True) -> None:
         """Runs the Ir once, writing the device-to-host streams into `outputs`."""
         self._check_attached("run")
+        self._run(inputs, self._check_outputs(outputs), downcast_inputs)
+
+    def _run(self, inputs, outs: Dict[str, np.ndarray], downcast_inputs: bool) -> None:
         ins = self._check_inputs(inputs or {}, downcast_inputs)
-        outs = self._check_outputs(outputs)
         io = popart_core.PyStepIO(ins, outs)
         self._host_in_sync = False
         _log.debug(f"popxl.Session.run: Ir {self._ir.id}, {len(ins)} input streams, {len(outs)} output streams")
