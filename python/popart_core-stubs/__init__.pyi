@@ -4960,6 +4960,26 @@ class _SessionCore:
     """
     Methods shared by inference and training sessions.
     """
+    def _localReplicas(self) -> int:
+        """
+        The replicas this process runs (0 before prepareDevice()).
+        """
+    def _readRemoteEntry(self, bufferId: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex, replica: typing.SupportsInt | typing.SupportsIndex, entry: _TensorInfoCore, out: numpy.ndarray) -> None:
+        """
+        Copies entry `index` of remote buffer `bufferId` on local replica `replica` into `out`.
+        """
+    def _readReplicaTensor(self, tensorId: str, replica: typing.SupportsInt | typing.SupportsIndex, out: numpy.ndarray) -> None:
+        """
+        Copies main-graph tensor `tensorId` of local replica `replica` into `out` (its size in bytes).
+        """
+    def _writeRemoteEntry(self, bufferId: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex, replica: typing.SupportsInt | typing.SupportsIndex, entry: _TensorInfoCore, data: numpy.ndarray) -> None:
+        """
+        Sets entry `index` of remote buffer `bufferId` on local replica `replica` to the bytes of `data`.
+        """
+    def _writeReplicaTensor(self, tensorId: str, replica: typing.SupportsInt | typing.SupportsIndex, data: numpy.ndarray) -> None:
+        """
+        Sets main-graph tensor `tensorId` of local replica `replica` to the bytes of `data`.
+        """
 class _InferenceSessionCore(_SessionCore):
     """
     The C++ inference session; use popart.InferenceSession.

@@ -21,5 +21,9 @@ from popxl.session import Session  # noqa: F401
 from popxl.streams import DeviceToHostStream, HostToDeviceStream, d2h_stream, h2d_stream  # noqa: F401
 from popxl.tensor import Constant, Tensor, Variable, constant, graph_input, graph_output, variable  # noqa: F401
 from popxl.tensor_spec import TensorSpec  # noqa: F401
+from popxl.remote import (  # noqa: F401
+    RemoteBuffer, remote_buffer, remote_replica_sharded_variable, remote_variable, replica_sharded_buffer,
+    replica_sharded_variable,
+)
 from popxl import fp8_utils, ops, transforms, utils  # noqa: F401,E402
 from popxl import random_seed  # noqa: F401,E402

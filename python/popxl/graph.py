@@ -19,6 +19,7 @@ class Graph:
         self._op_created_hooks = {}
         self._variable_settings = {}  # variable id -> replica_grouping / retrieval_mode
         self._locations = {}  # tensor id -> TensorLocation
+        self._meta_shapes = {}  # tensor id -> full shape of a replica shard (popxl.remote)
         self._hook_ids = itertools.count()
         self._ids = itertools.count()
 

@@ -14,6 +14,7 @@ import numpy as np
 
 import popart
 import popart_core
+from popxl import remote as _remote
 from popxl.streams import DeviceToHostStream, HostToDeviceStream
 from popxl.tensor import Constant, Tensor, Variable
 
@@ -49,6 +50,7 @@ class Session:
         self._loaded = ir._loaded_streams()
         self._device = _device(device_desc, max(1, ir.replication_factor))
         ir._freeze()
+        _remote.before_compile(ir)
         ir._session = self
         self._pb_session = popart_core._InferenceSessionCore(ir=ir._pb_ir, deviceInfo=self._device,
                                                              name="popxl")
@@ -117,6 +119,7 @@ class Session:
         """Copies the host values of all variables to the device (must be attached)."""
         self._check_attached("weights_from_host")
         self._pb_session.weightsFromHost()
+        _remote.to_device(self)
         self._transfers["weights_from_host"] += 1
         _log.debug("popxl.Session: weights_from_host")
 
@@ -124,6 +127,7 @@ class Session:
         """Copies the device values of all variables to the host (must be attached)."""
         self._check_attached("weights_to_host")
         self._pb_session.weightsToHost()
+        _remote.to_host(self)
         self._host_in_sync = True
         self._transfers["weights_to_host"] += 1
         _log.debug("popxl.Session: weights_to_host")
@@ -151,6 +155,9 @@ class Session:
         return {t: self._host_value(t) for t in tensors}
 
     def _host_value(self, t: Tensor) -> np.ndarray:
+        placement = _remote.placement(self._ir, t.id)
+        if placement is not None:  # a remote or replica-sharded variable: the full value, kept in Python
+            return placement.host.copy()
         raw = t._pb_tensor.dataBytes()
         return np.frombuffer(raw, dtype=t.dtype.as_numpy()).reshape(t.shape).copy()
 
@@ -167,14 +174,19 @@ class Session:
                 raise TypeError(f"Session.write_variables_data: tensor '{t.id}' is a Constant: only variables "
                                 "can be written")
             arr = np.asarray(data)
-            if arr.shape != t.shape:
+            want = t.shape_on_host if _remote.placement(self._ir, t.id) is not None else t.shape
+            if arr.shape != want:
                 raise ValueError(f"Session.write_variables_data: data for '{t.id}' has shape {arr.shape}, the "
-                                 f"variable has {t.shape}")
+                                 f"variable has {want} on the host")
             arrays[t] = np.asarray(arr.astype(t.dtype.as_numpy(), copy=False), order="C")
         if self.is_attached and not self._host_in_sync:
             self.weights_to_host()  # keep the device's newer values of the other variables
         for t, arr in arrays.items():
-            t._pb_tensor.setTensorData(arr)
+            placement = _remote.placement(self._ir, t.id)
+            if placement is not None:
+                placement.host = arr.copy()
+            else:
+                t._pb_tensor.setTensorData(arr)
         if self.is_attached:
             self.weights_from_host()
 

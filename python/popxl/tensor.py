@@ -56,6 +56,12 @@ class Tensor:
         return len(self.shape)
 
     @property
+    def meta_shape(self):
+        """For a replica shard (of a replica-sharded variable or remote buffer): the shape of the full
+        tensor; () otherwise."""
+        return self._graph._meta_shapes.get(self._id, ())
+
+    @property
     def nelms(self) -> int:
         return int(np.prod(self.shape, dtype=np.int64))
 
@@ -303,14 +309,15 @@ class Variable(Tensor):
 
     @property
     def shape_on_replica(self):
-        """The shape each replica holds."""
+        """The shape each replica holds (a shard's, for a replica-sharded variable)."""
         return self.shape
 
     @property
     def shape_on_host(self):
-        """The shape of the host data: a leading group dimension when there is more than one group."""
+        """The shape of the host data: a leading group dimension when there is more than one group; the
+        full (unsharded) shape for a replica-sharded variable."""
         groups = self.replica_grouping.num_groups
-        return ((groups,) if groups > 1 else ()) + self.shape
+        return ((groups,) if groups > 1 else ()) + (self.meta_shape or self.shape)
 
 
 class Constant(Tensor):

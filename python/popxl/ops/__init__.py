@@ -15,6 +15,7 @@ from popxl.ops._float8 import (  # noqa: F401,E402
     pow2scale_cast_to_fp8, pow2scale_then_cast,
 )
 from popxl.ops._code_loading import remote_code_load  # noqa: F401,E402
+from popxl.ops._remote import remote_load, remote_load_, remote_store  # noqa: F401,E402
 from popxl.ops import var_updates  # noqa: F401,E402
 from popxl.ops._math import (  # noqa: F401,E402
     cast, exp_, fmod, gelu, gelu_, increment_mod, increment_mod_, logical_and, logical_or, relu_, scaled_add,

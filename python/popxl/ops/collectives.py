@@ -81,13 +81,32 @@ def replicated_all_gather(t: Tensor, group=None, output_shape="auto") -> Tensor:
     `output_shape`; "auto" gives [group size, *t.shape])."""
     attrs = {"__collectiveCommGroup": _comm_group(group, "replicated_all_gather")}
     y = _op("ReplicatedAllGather", [t], attrs, domain=_GC)[0]
+    size = attrs["__collectiveCommGroup"][1] if attrs["__collectiveCommGroup"][0] != 3 else 1
+    meta = tuple(t.meta_shape)
+    if output_shape == "auto" and meta and _shard_elements(meta, size) == t.nelms:
+        # the shards of a replica-sharded tensor: the full tensor, without the padding of the last shard
+        from popxl.ops import reshape, slice as _slice
+        full = int(np.prod(meta, dtype=np.int64))
+        if full != y.nelms:
+            y = _slice(reshape(y, (y.nelms,)), 0, full, 1, 0)
+        return reshape(y, meta)
     if output_shape == "auto":
-        size = attrs["__collectiveCommGroup"][1] if attrs["__collectiveCommGroup"][0] != 3 else 1
         output_shape = (size,) + tuple(t.shape)
     if output_shape is not None and tuple(output_shape) != tuple(y.shape):
         from popxl.ops import reshape
         y = reshape(y, output_shape)
     return y
+
+
+def _shard_elements(meta_shape, parts: int) -> int:
+    """Elements of one of `parts` equal (zero-padded) flat shards of a tensor of `meta_shape`."""
+    return -(-int(np.prod(meta_shape, dtype=np.int64)) // parts)
+
+
+def _mark_sharded(shard: Tensor, full: Tensor) -> Tensor:
+    """Records that `shard` is a replica shard of a tensor shaped like `full` (Tensor.meta_shape)."""
+    shard._graph._meta_shapes[shard.id] = tuple(full.meta_shape or full.shape)
+    return shard
 
 
 def replicated_reduce_scatter(t: Tensor, op: str = "add", group=None,
@@ -96,7 +115,8 @@ def replicated_reduce_scatter(t: Tensor, op: str = "add", group=None,
     slice (shape [ceil(nelms / group size)])."""
     attrs = {"__collectiveOperator": _operator(op, "replicated_reduce_scatter"),
              "__collectiveCommGroup": _comm_group(group, "replicated_reduce_scatter")}
-    return _op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0]
+    y = _op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0]
+    return _mark_sharded(y, t) if configure_output_for_replicated_tensor_sharding else y
 
 
 def replicated_slice(t: Tensor, axis: int = 0, group=None) -> Tensor:
@@ -109,7 +129,7 @@ def replica_sharded_slice(t: Tensor, group=None) -> Tensor:
     tensor sharding lays it out."""
     attrs = {"__collectiveOperator": _OPERATORS["local"],
              "__collectiveCommGroup": _comm_group(group, "replica_sharded_slice")}
-    return _op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0]
+    return _mark_sharded(_op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0], t)
 
 
 def _local_slice(t: Tensor, axis: int, group, what: str) -> Tensor:

@@ -81,7 +81,17 @@ def _accumulate(op: str, t: Tensor, X: Tensor, kind: _Accumulation, f: Optional[
 
 
 def accumulate_(t: Tensor, X: Tensor, f: Optional[Factor] = None) -> Tensor:
-    """t = t + f * X in place (t = t + X when `f` is None); returns the updated t."""
+    """t = t + f * X in place (t = t + X when `f` is None); returns the updated t. Integer t and X
+    (without `f`) add exactly, as ops.add_ does."""
+    if f is None and isinstance(t, Tensor) and isinstance(X, Tensor) and t.dtype.is_int and X.dtype == t.dtype:
+        from popxl.ops._core import add_
+        g = context.get_current_graph()
+        _check_tensor(g, t, "t", "accumulate_")
+        _check_tensor(g, X, "X", "accumulate_")
+        if t.shape != X.shape:
+            raise ValueError(f"accumulate_: X '{X.id}' has shape {X.shape}, t '{t.id}' has shape {t.shape}: they "
+                             "must match")
+        return add_(t, X)
     kind = _Accumulation.Add if f is None else _Accumulation.DampenedAdd
     return _accumulate("accumulate_", t, X, kind, f)
 

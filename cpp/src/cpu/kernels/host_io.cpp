@@ -3,7 +3,9 @@
 #include "cpu/devicex.hpp"
 #include "ops/host_io.hpp"
 #include "popart/popx/opx.hpp"
+#include "popart/error.hpp"
 #include <cstring>
+#include <string>
 
 namespace popart::cpu {
 namespace {
@@ -43,8 +45,15 @@ public:
     const bool load = op.opid.type == "RemoteLoad";
     auto t = load ? getOutTensor(0) : getInTensor(0);
     const auto bytes = static_cast<size_t>(t.nbytes());
-    prog.add([dv = dv_p, id = op.bufferId(), offset, t, load, bytes] {
-      void *entry = dv->remoteEntry(id, readOffset(offset), t.info(), !load);
+    // PopXL's remote buffers declare their entries: an offset past them names the op and the buffer.
+    const int64_t entries = op.attr<Attributes::Int>("entries", 0);
+    const std::string where = op.debugName() + " (remote buffer '" +
+                              op.attr<Attributes::String>("bufferName", std::to_string(op.bufferId())) + "')";
+    prog.add([dv = dv_p, id = op.bufferId(), offset, t, load, bytes, entries, where] {
+      const int64_t index = readOffset(offset);
+      if (entries > 0 && (index < 0 || index >= entries))
+        throw runtime_error("{}: offset {} is out of range for a buffer of {} entries", where, index, entries);
+      void *entry = dv->remoteEntry(id, index, t.info(), !load);
       if (load) std::memcpy(t.raw(), entry, bytes);
       else std::memcpy(entry, t.raw(), bytes);
     });
