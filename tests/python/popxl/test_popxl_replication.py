@@ -94,6 +94,104 @@ def test_grouped_collectives_with_host_io(grouping, members):
         np.testing.assert_array_equal(scattered[:, r].reshape(T, -1), part[:, k * n:(k + 1) * n])
 
 
+# ---- variables with replica groupings (guide 13.4) ----
+
+def grouped_program(R, grouping_args, mode, data):
+    """v (grouped) += the replica's host data each run; returns (ir, v, h2d)."""
+    ir = popxl.Ir(replication=R)
+    with ir.main_graph:
+        rg = ir.replica_grouping(**grouping_args)
+        v = popxl.variable(data, popxl.float32, name="v", replica_grouping=rg, retrieval_mode=mode)
+        h2d = popxl.h2d_stream(v.shape, popxl.float32, name="x")
+        ops.var_updates.accumulate_(v, ops.host_load(h2d))
+    return ir, v, h2d
+
+
+@pytest.mark.parametrize("grouping_args,assignment", [({"group_size": 2}, [0, 0, 1, 1]),
+                                                      ({"stride": 2}, [0, 1, 0, 1]),
+                                                      ({"group_size": 1}, [0, 1, 2, 3]),
+                                                      ({}, [0, 0, 0, 0])])
+@pytest.mark.parametrize("mode", ["one_per_group", "all_replicas"])
+def test_grouped_variable_per_replica_values(grouping_args, assignment, mode):
+    R = 4
+    G = max(assignment) + 1
+    init = (np.arange(G * 3, dtype=np.float32).reshape(G, 3) + 1) * 10
+    ir, v, h2d = grouped_program(R, grouping_args, mode, init if G > 1 else init[0])
+    assert v.shape == (3,) and v.replica_grouping.assignment == assignment
+    assert v.shape_on_host == ((G, 3) if G > 1 else (3,))
+    x = np.arange(R * 3, dtype=np.float32).reshape(R, 3)
+    per_replica = init[assignment] + x
+    first = [assignment.index(g) for g in range(G)]
+    with popxl.Session(ir, "ipu_model") as s:
+        s.run({h2d: x})
+        got = s.get_tensor_data(v)
+        if mode == "all_replicas":
+            np.testing.assert_array_equal(got, per_replica)
+        else:
+            want = per_replica[first]
+            np.testing.assert_array_equal(got, want if G > 1 else want[0])
+        # write one value per group: every replica starts again from its group's value
+        new = -init if G > 1 else -init[0]
+        s.write_variable_data(v, new)
+        s.run({h2d: x})
+        again = (-init)[assignment] + x
+        got = s.get_tensor_data(v)
+        if mode == "all_replicas":
+            np.testing.assert_array_equal(got, again)
+        else:
+            np.testing.assert_array_equal(got, again[first] if G > 1 else again[first][0])
+    # after the session: the host copy stays readable
+    assert s.get_tensor_data(v).shape == got.shape
+
+
+def test_weights_to_and_from_host_per_group():
+    R = 2
+    init = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    ir, v, h2d = grouped_program(R, {"group_size": 1}, None, init)
+    x = np.array([[10.0, 10.0], [20.0, 20.0]], np.float32)
+    with popxl.Session(ir, "ipu_model") as s:
+        s.run({h2d: x})
+        s.weights_to_host()
+        np.testing.assert_array_equal(s.get_tensor_data(v), init + x)
+        s.weights_from_host()  # back to the same per-group values
+        s.run({h2d: x})
+        np.testing.assert_array_equal(s.get_tensor_data(v), init + 2 * x)
+
+
+def test_guide_replication_groupings_shapes():
+    ir = popxl.Ir(replication=8)
+    with ir.main_graph:
+        for args, groups in [({"group_size": 1}, 8), ({"group_size": 2}, 4), ({"stride": 4}, 4), ({}, 1)]:
+            rg = ir.replica_grouping(**args)
+            assert rg.num_groups == groups
+            data = np.zeros(((groups,) if groups > 1 else ()) + (3, 3), np.float32)
+            v = popxl.variable(data, replica_grouping=rg, retrieval_mode="all_replicas")
+            assert v.shape == (3, 3)
+    assert ir.replica_grouping(stride=4).assignment == [0, 1, 2, 3, 0, 1, 2, 3]
+
+
+def test_grouping_errors_name_the_problem():
+    ir = popxl.Ir(replication=4)
+    with pytest.raises(ValueError, match="group_size 3 does not divide the replication factor 4"):
+        ir.replica_grouping(group_size=3)
+    with pytest.raises(ValueError, match="stride 3 does not divide the replication factor 4"):
+        ir.replica_grouping(stride=3)
+    other = popxl.Ir(replication=2).replica_grouping(group_size=1)
+    with ir.main_graph:
+        rg = ir.replica_grouping(group_size=2)
+        with pytest.raises(ValueError, match=r"variable 'w'.*2 groups.*shape \(2, \.\.\.\)"):
+            popxl.variable(np.zeros((3, 4), np.float32), name="w", replica_grouping=rg)
+        with pytest.raises(ValueError, match="variable 'u'.*for 2 replicas.*replication_factor is 4"):
+            popxl.variable(np.zeros((2, 4), np.float32), name="u", replica_grouping=other)
+        with pytest.raises(TypeError, match="variable 'z'.*popxl.ReplicaGrouping"):
+            popxl.variable(np.zeros(4, np.float32), name="z", replica_grouping=2)
+        v = popxl.variable(np.zeros((2, 4), np.float32), name="v", replica_grouping=rg)
+        ops.var_updates.accumulate_(v, popxl.constant(np.ones(4, np.float32)))
+    with popxl.Session(ir, "ipu_model") as s:
+        with pytest.raises(ValueError, match=r"data for 'v' has shape \(4,\), the variable needs \(2, 4\)"):
+            s.write_variable_data(v, np.zeros(4, np.float32))
+
+
 def test_stream_data_shape_uses_the_replication_factor():
     ir = popxl.Ir(replication=2)
     with ir.main_graph:
