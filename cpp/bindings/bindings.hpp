@@ -19,5 +19,5 @@ void bindBuilder(py::module_ &m);  // _BuilderCore, its settings types and conte
 /// The docstring of SessionOptions.<name> (option_docs.cpp); internal_error when there is none.
 const char *sessionOptionDoc(const std::string &name);
 void bindDistributed(py::module_ &m); // _setProcessGroup: the MPI process group of distributed sessions
-void bindReplicaData(py::module_ &m); // _SessionCore's per-replica tensor and remote-buffer access
+void bindRemoteBuffers(py::module_ &m); // _SessionCore's access to the replicas' remote buffers
 } // namespace popart::bindings

@@ -23,5 +23,5 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindIrModule(m);  // popart_core._ir, after the types it re-exports and uses
   popart::bindings::bindSession(m);   // after _ir: sessions can be created from an _ir.Ir
   popart::bindings::bindDistributed(m);
-  popart::bindings::bindReplicaData(m);  // after bindSession: adds methods to _SessionCore
+  popart::bindings::bindRemoteBuffers(m);  // after bindSession: adds methods to _SessionCore
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections.abc
 import numpy
 import typing
+import typing_extensions
 from . import _ir
 __all__: list[str] = ['AccumulateOuterFragmentSchedule', 'AccumulateOuterFragmentSettings', 'Adam', 'AdamMode', 'Adaptive', 'AdaptiveMode', 'AnchorReturnType', 'AnchorReturnTypeId', 'AttributeContextManager', 'AutodiffSettings', 'AutodiffStitchStrategy', 'AutomaticLossScalingSettings', 'BatchSerializationBatchSchedule', 'BatchSerializationMethod', 'BatchSerializationSettings', 'BatchSerializationTransformContext', 'ClipNormSettings', 'CommGroup', 'CommGroupType', 'ConstSGD', 'DataFlow', 'DataType', 'DeviceConnectionType', 'DeviceInfo', 'DeviceManager', 'DeviceSelectionCriterion', 'DeviceType', 'ExchangeStrategy', 'ExecutionContext', 'ExecutionPhaseIOSchedule', 'ExecutionPhaseSchedule', 'ExecutionPhaseSettings', 'ExperimentalSettings', 'GradientTensorTrackingMethod', 'GraphTransformer', 'IStepIO', 'IWeightsIO', 'InputSettings', 'InputShapeInfo', 'Instrumentation', 'IrSerializationFormat', 'KeyValueContextManager', 'MeanReductionStrategy', 'MergeVarUpdateType', 'NameContextManager', 'OpDefinition', 'OperatorIdentifier', 'Optimizer', 'OptimizerType', 'OptimizerValue', 'OptimizerValueMap', 'Patterns', 'PatternsLevel', 'PyStepIO', 'PyStepIOCallback', 'PyWeightsIO', 'RecomputationType', 'RecomputeType', 'RecoveryAction', 'ReductionType', 'ReplicaGrouping', 'ReplicatedCollectivesSettings', 'ReplicatedStreamMode', 'ReplicatedTensorSharding', 'SGD', 'SGDAccumulatorAndMomentum', 'SessionOptions', 'SubgraphCopyingStrategy', 'SyncPattern', 'SyntheticDataMode', 'TensorLocation', 'TensorLocationSettings', 'TensorRemapType', 'TensorStorage', 'TileSet', 'VariableRetrievalMode', 'VariableSettings', 'VirtualGraphMode', 'WeightDecayMode', 'defaultAiGraphcoreOpset', 'defaultAiOnnxMlOpset', 'defaultAiOnnxOpset', 'getSupportedOperations', 'getSupportedOperationsDefinition', 'getUnsupportedOperations', 'packageHash', 'popart_exception', 'popart_host_out_of_memory_error', 'popart_internal_exception', 'popart_memory_allocation_error', 'popart_runtime_error', 'poplar_application_runtime_error', 'poplar_exception', 'poplar_recoverable_runtime_error', 'poplar_runtime_error', 'poplar_system_runtime_error', 'poplar_unknown_runtime_error', 'poplar_unrecoverable_runtime_error', 'poplibs_exception', 'reservedAccl1Prefix', 'reservedAccl2Prefix', 'reservedAccl3Prefix', 'reservedAcclFinalOutPrefix', 'reservedAcclPrefix', 'reservedAcclToReducePrefix', 'reservedAcclToUpdatePrefix', 'reservedAccumPrefix', 'reservedAccumulatorPrefixes', 'reservedAdamUpdaterPrefix', 'reservedAdaptiveUpdaterPrefix', 'reservedConcatInitPrefix', 'reservedConstValuePrefix', 'reservedCounterPrefix', 'reservedDefaultAdamBeta1Prefix', 'reservedDefaultAdamBeta2Prefix', 'reservedDefaultAdamEpsPrefix', 'reservedDefaultAdamGradientScalingPrefix', 'reservedDefaultAdaptiveAlphaPrefix', 'reservedDefaultAdaptiveEpsPrefix', 'reservedDefaultAdaptiveGradientScalingPrefix', 'reservedDefaultAdaptiveMomentumPrefix', 'reservedDefaultDampeningScaleFactor1Prefix', 'reservedDefaultLearningRatePrefix', 'reservedDefaultLossScalingPrefix', 'reservedDefaultMaxWeightNormPrefix', 'reservedDefaultNesterovDampeningScaleFactor1Prefix', 'reservedDefaultNesterovGradScaleFactor1Prefix', 'reservedDefaultScaledLearningRate0Prefix', 'reservedDefaultScaledLearningRate1Prefix', 'reservedDefaultScaledMomentum1Prefix', 'reservedDefaultScaledWeightDecay1Prefix', 'reservedDefaultWeightDecayPrefix', 'reservedDefaultWeightDecayScaleFactor0Prefix', 'reservedGlobalNormPrefix', 'reservedGradientPrefix', 'reservedIndexPrefix', 'reservedInitPrefix', 'reservedLambR1SqPrefix', 'reservedLambR2SqPrefix', 'reservedLoopCondPrefix', 'reservedLoopIteratorPrefix', 'reservedLossScalingPrefix', 'reservedLossScalingRatioPrefix', 'reservedOptimizerPrefixes', 'reservedOptimizerStatePrefixes', 'reservedPrefixes', 'reservedPreviousLossScalingPrefix', 'reservedRandomSeedPrefix', 'reservedRemoteArgPrefix', 'reservedRestoredPrefix', 'reservedSeedModifierPrefix', 'reservedSpecificAdamBeta1Prefix', 'reservedSpecificAdamBeta2Prefix', 'reservedSpecificAdamEpsPrefix', 'reservedSpecificAdamGradientScalingPrefix', 'reservedSpecificAdaptiveAlphaPrefix', 'reservedSpecificAdaptiveEpsPrefix', 'reservedSpecificAdaptiveGradientScalingPrefix', 'reservedSpecificAdaptiveMomentumPrefix', 'reservedSpecificDampeningScaleFactor1Prefix', 'reservedSpecificLearningRatePrefix', 'reservedSpecificLossScalingPrefix', 'reservedSpecificMaxWeightNormPrefix', 'reservedSpecificNesterovDampeningScaleFactor1Prefix', 'reservedSpecificNesterovGradScaleFactor1Prefix', 'reservedSpecificScaledLearningRate0Prefix', 'reservedSpecificScaledLearningRate1Prefix', 'reservedSpecificScaledMomentum1Prefix', 'reservedSpecificScaledWeightDecay1Prefix', 'reservedSpecificWeightDecayPrefix', 'reservedSpecificWeightDecayScaleFactor0Prefix', 'reservedStashedPrefix', 'reservedStepPrefix', 'reservedUpdatedVarPrefix', 'versionNumber', 'versionString']
 class popart_exception(RuntimeError):
@@ -4960,25 +4961,13 @@ class _SessionCore:
     """
     Methods shared by inference and training sessions.
     """
-    def _localReplicas(self) -> int:
-        """
-        The replicas this process runs (0 before prepareDevice()).
-        """
     def _readRemoteEntry(self, bufferId: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex, replica: typing.SupportsInt | typing.SupportsIndex, entry: _TensorInfoCore, out: numpy.ndarray) -> None:
         """
         Copies entry `index` of remote buffer `bufferId` on local replica `replica` into `out`.
         """
-    def _readReplicaTensor(self, tensorId: str, replica: typing.SupportsInt | typing.SupportsIndex, out: numpy.ndarray) -> None:
-        """
-        Copies main-graph tensor `tensorId` of local replica `replica` into `out` (its size in bytes).
-        """
     def _writeRemoteEntry(self, bufferId: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex, replica: typing.SupportsInt | typing.SupportsIndex, entry: _TensorInfoCore, data: numpy.ndarray) -> None:
         """
         Sets entry `index` of remote buffer `bufferId` on local replica `replica` to the bytes of `data`.
-        """
-    def _writeReplicaTensor(self, tensorId: str, replica: typing.SupportsInt | typing.SupportsIndex, data: numpy.ndarray) -> None:
-        """
-        Sets main-graph tensor `tensorId` of local replica `replica` to the bytes of `data`.
         """
 class _InferenceSessionCore(_SessionCore):
     """
@@ -5362,11 +5351,19 @@ def _opSchemas() -> list:
     ...
 def _operatorTable(includeInternal: bool = False) -> list:
     ...
+def _replicaVariableData(session: _SessionCore, id: str, localReplica: typing.SupportsInt | typing.SupportsIndex) -> bytes:
+    """
+    The bytes of variable `id` on local replica `localReplica` of the session's device.
+    """
 def _setLogLevel(arg0: str, arg1: str) -> None:
     ...
 def _setProcessGroup(rank: typing.SupportsInt | typing.SupportsIndex, size: typing.SupportsInt | typing.SupportsIndex, allGather: collections.abc.Callable) -> None:
     """
     Registers allGather(send: memoryview, recv: memoryview) of this process's group (rank of size).
+    """
+def _setReplicaVariableData(session: _SessionCore, id: str, localReplica: typing.SupportsInt | typing.SupportsIndex, data: typing_extensions.Buffer) -> None:
+    """
+    Writes `data` (C-contiguous, the variable's bytes) to variable `id` on local replica `localReplica`.
     """
 def getSupportedOperations(includeInternal: bool) -> list[OperatorIdentifier]:
     """

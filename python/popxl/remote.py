@@ -342,21 +342,20 @@ def before_compile(ir) -> None:
                 op.setAttribute("entries", b.entries)
 
 
-def _global_replicas(session) -> range:
-    ir = session.ir
-    local = getattr(ir, "_local_replicas", None)
-    return local if local is not None else range(ir.replication_factor)
+def _local_replicas(ir) -> range:
+    """The global indices of the replicas this instance runs."""
+    return getattr(ir, "_local_replicas", range(ir.replication_factor))
 
 
 def to_device(session) -> None:
-    """Every replica's slots of the remote buffers: zeros, then each remote and sharded variable's
+    """Every local replica's slots of the remote buffers: zeros, then each remote and sharded variable's
     value for that replica (its group's value, or its shard)."""
     ir = session.ir
     buffers = getattr(ir, "_remote_buffers", [])
     if not buffers:
         return
     pb = session._pb_session
-    for local, replica in enumerate(_global_replicas(session)):
+    for local, replica in enumerate(_local_replicas(ir)):
         for b in buffers:
             zeros = np.zeros(b.tensor_shape, b.tensor_dtype.as_numpy())
             for e in range(b.entries):
@@ -366,34 +365,44 @@ def to_device(session) -> None:
                                                                            copy=False)
             pb._writeRemoteEntry(p.buffer.remote_buffer_id, p.offset, local, p.buffer._entry_info(), value)
             if p.tensor_id is not None:
-                pb._writeReplicaTensor(p.tensor_id, local, value)
+                popart_core._setReplicaVariableData(pb, p.tensor_id, local, value)
 
 
 def to_host(session) -> None:
     """The host value of every remote and sharded variable, from the replicas' slots (or shard tensors):
-    one value per group (its first replica, or its first `shard_over` replicas put together)."""
+    one value per group (its first replica, or its first `shard_over` replicas put together). Replicas of
+    other instances are gathered over MPI."""
     ir = session.ir
     placements = _placements(ir)
     if not placements:
         return
     pb = session._pb_session
-    local_of = {replica: local for local, replica in enumerate(_global_replicas(session))}
-    for p in placements.values():
-        b = p.buffer
-
-        def read(replica, p=p, b=b):
-            if replica not in local_of:
-                raise popart_core.popart_exception(
-                    f"variable '{p.var_id}': replica {replica} runs in another instance; its value cannot be read "
-                    "here")
-            out = np.empty(b.tensor_shape, b.tensor_dtype.as_numpy())
-            if p.tensor_id is not None:
-                pb._readReplicaTensor(p.tensor_id, local_of[replica], out)
-            else:
-                pb._readRemoteEntry(b.remote_buffer_id, p.offset, local_of[replica], b._entry_info(), out)
-            return out
-        groups = [p.group_from_replicas(g, read) for g in range(p.grouping.num_groups)]
+    local = range(len(_local_replicas(ir)))
+    mine = {vid: [_read(pb, p, r) for r in local] for vid, p in placements.items()}
+    every = _gather(ir, mine)
+    for vid, p in placements.items():
+        groups = [p.group_from_replicas(g, every[vid].__getitem__) for g in range(p.grouping.num_groups)]
         p.host = np.stack(groups) if p.grouping.num_groups > 1 else groups[0]
+
+
+def _read(pb, p: _Placement, local: int) -> np.ndarray:
+    b = p.buffer
+    if p.tensor_id is not None:
+        raw = popart_core._replicaVariableData(pb, p.tensor_id, local)
+        return np.frombuffer(raw, dtype=b.tensor_dtype.as_numpy()).reshape(b.tensor_shape)
+    out = np.empty(b.tensor_shape, b.tensor_dtype.as_numpy())
+    pb._readRemoteEntry(b.remote_buffer_id, p.offset, local, b._entry_info(), out)
+    return out
+
+
+def _gather(ir, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]]:
+    """Every replica's values by global replica index (instance i runs a consecutive block)."""
+    instances = getattr(ir, "_instances", None)
+    if instances is None or instances.count == 1:
+        return mine
+    from popart import distributed
+    parts = distributed.mpi().COMM_WORLD.allgather(mine)
+    return {vid: [a for part in parts for a in part[vid]] for vid in mine}
 
 
 def placement(ir, var_id: str) -> Optional[_Placement]:

@@ -1,11 +1,12 @@
-// Per-replica device data of a session (session/replica_data.hpp), as private
-// methods of _SessionCore: PopXL's Session reads and writes replica-sharded
-// and remote variables through them. Buffers are C-contiguous numpy arrays.
+// The remote buffers of a session's replicas (session/remote_buffers.hpp), as
+// private methods of _SessionCore: PopXL's Session reads and writes remote
+// and replica-sharded variables through them. Buffers are C-contiguous numpy
+// arrays.
 #include "bindings.hpp"
 #include "numpy_util.hpp"
 #include "popart/error.hpp"
 #include "popart/session.hpp"
-#include "session/replica_data.hpp"
+#include "session/remote_buffers.hpp"
 
 namespace popart::bindings {
 namespace {
@@ -18,18 +19,9 @@ void *writable(py::array &a, const char *what) {
 
 } // namespace
 
-void bindReplicaData(py::module_ &m) {
+void bindRemoteBuffers(py::module_ &m) {
   auto cls = py::reinterpret_borrow<py::class_<Session>>(m.attr("_SessionCore"));
-  cls.def("_readReplicaTensor", [](const Session &s, const std::string &id, int64_t replica, py::array out) {
-       readReplicaTensor(s, id, replica, writable(out, "_readReplicaTensor"), static_cast<int64_t>(out.nbytes()));
-     }, py::arg("tensorId"), py::arg("replica"), py::arg("out"),
-     "Copies main-graph tensor `tensorId` of local replica `replica` into `out` (its size in bytes).")
-      .def("_writeReplicaTensor", [](Session &s, const std::string &id, int64_t replica, const py::array &data) {
-        py::array a = contiguous(data, "_writeReplicaTensor");
-        writeReplicaTensor(s, id, replica, a.data(), static_cast<int64_t>(a.nbytes()));
-      }, py::arg("tensorId"), py::arg("replica"), py::arg("data"),
-      "Sets main-graph tensor `tensorId` of local replica `replica` to the bytes of `data`.")
-      .def("_readRemoteEntry", [](const Session &s, int64_t buffer, int64_t index, int64_t replica,
+  cls.def("_readRemoteEntry", [](const Session &s, int64_t buffer, int64_t index, int64_t replica,
                                   const TensorInfo &entry, py::array out) {
         if (static_cast<int64_t>(out.nbytes()) != entry.nbytes())
           throw error("_readRemoteEntry: {} bytes for an entry of {}", out.nbytes(), entry.toString());
@@ -43,9 +35,7 @@ void bindReplicaData(py::module_ &m) {
           throw error("_writeRemoteEntry: {} bytes for an entry of {}", a.nbytes(), entry.toString());
         writeRemoteEntry(s, buffer, index, replica, entry, a.data());
       }, py::arg("bufferId"), py::arg("index"), py::arg("replica"), py::arg("entry"), py::arg("data"),
-      "Sets entry `index` of remote buffer `bufferId` on local replica `replica` to the bytes of `data`.")
-      .def("_localReplicas", [](const Session &s) { return localReplicas(s); },
-           "The replicas this process runs (0 before prepareDevice()).");
+      "Sets entry `index` of remote buffer `bufferId` on local replica `replica` to the bytes of `data`.");
 }
 
 } // namespace popart::bindings

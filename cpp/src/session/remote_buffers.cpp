@@ -1,0 +1,33 @@
+// The remote buffers of a prepared session's replicas: see remote_buffers.hpp.
+#include "remote_buffers.hpp"
+#include "cpu/executor.hpp"
+#include "popart/error.hpp"
+#include "popart/session.hpp"
+#include <cstring>
+
+namespace popart {
+namespace {
+
+popx::Devicex &replicaOf(const Session &s, int64_t replica, const char *what) {
+  if (!s.isPrepared()) throw error("{}: the session is not prepared (call prepareDevice() first)", what);
+  popx::Executor &ex = s.getExecutor();
+  if (replica < 0 || replica >= ex.localReplicas())
+    throw error("{}: replica {} is out of range (this process runs {} replicas)", what, replica, ex.localReplicas());
+  return ex.replica(replica);
+}
+
+} // namespace
+
+void readRemoteEntry(const Session &s, int64_t bufferId, int64_t index, int64_t replica, const TensorInfo &entry,
+                     void *dst) {
+  popx::Devicex &d = replicaOf(s, replica, "readRemoteEntry");
+  std::memcpy(dst, d.remoteEntry(bufferId, index, entry, false), static_cast<size_t>(entry.nbytes()));
+}
+
+void writeRemoteEntry(Session &s, int64_t bufferId, int64_t index, int64_t replica, const TensorInfo &entry,
+                      const void *src) {
+  popx::Devicex &d = replicaOf(s, replica, "writeRemoteEntry");
+  std::memcpy(d.remoteEntry(bufferId, index, entry, true), src, static_cast<size_t>(entry.nbytes()));
+}
+
+} // namespace popart
