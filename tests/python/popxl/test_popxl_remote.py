@@ -300,3 +300,44 @@ def test_integer_accumulate_adds_exactly(dt):
     with popxl.Session(ir, "cpu") as s:
         s.run()
     np.testing.assert_array_equal(s.get_tensor_data(v), (x + y).astype(dt))
+
+
+def test_streaming_weights_through_a_called_graph():
+    """The streaming pattern: a sub-graph loads the weights of layer k from entry k (a tensor offset) and
+    stores the updated weights back; the main graph calls it once per layer."""
+    w = [np.full((2, 2), k + 1, np.float32) for k in range(3)]
+    x = np.array([[1.0, 2.0]], np.float32)
+    ir = popxl.Ir()
+    with ir.main_graph, popxl.in_sequence():
+        buf = popxl.remote_buffer((2, 2), popxl.float32, 3)
+        ws = [popxl.remote_variable(v, buf, k, name=f"w{k}") for k, v in enumerate(w)]
+
+        def layer(h, k):
+            weights = ops.remote_load(buf, k)
+            ops.remote_store(buf, k, ops.mul(weights, popxl.constant(np.float32(0.5))))
+            return ops.matmul(h, weights)
+        g = ir.create_graph(layer, popxl.TensorSpec((1, 2), popxl.float32), popxl.TensorSpec((), popxl.int32))
+        h = popxl.constant(x)
+        for k in range(3):
+            h, = ops.call(g, h, popxl.constant(np.int32(k)))
+        d2h = popxl.d2h_stream(h.shape, h.dtype)
+        ops.host_store(d2h, h)
+    with popxl.Session(ir, "cpu") as s:
+        out = s.run()[d2h]
+    np.testing.assert_allclose(out, x @ w[0] @ w[1] @ w[2])
+    for k, v in enumerate(ws):
+        np.testing.assert_array_equal(s.get_tensor_data(v), w[k] * 0.5)
+
+
+def test_write_variable_data_checks_the_full_shape_of_sharded_variables():
+    ir = popxl.Ir(replication=2)
+    with ir.main_graph:
+        v, shard = popxl.replica_sharded_variable(np.zeros((2, 3), np.float32), name="v")
+        ops.var_updates.accumulate_(shard, popxl.constant(np.ones(3, np.float32)))
+    s = popxl.Session(ir, "ipu_model")
+    with pytest.raises(ValueError, match=r"data for 'v' has shape \(3,\), the variable needs \(2, 3\)"):
+        s.write_variable_data(v, np.zeros(3, np.float32))
+    s.write_variable_data(v, np.full((2, 3), 4.0, np.float32))
+    with s:
+        s.run()
+    np.testing.assert_array_equal(s.get_tensor_data(v), np.full((2, 3), 5.0, np.float32))
