@@ -40,6 +40,11 @@ class RemoteBuffer:
         if isinstance(entries, bool) or not isinstance(entries, (int, np.integer)) or entries < 1:
             raise ValueError(f"remote buffer {self._id}: entries must be a positive int, got {entries!r}")
         self._check_unfrozen()
+        held = [p for p in getattr(self._ir, "_remote_placements", {}).values() if p.buffer is self]
+        if any(p.offset >= entries or (shape, _dtype.as_dtype(tensor_dtype)) != (p.buffer._shape, p.buffer._dtype)
+               for p in held):
+            raise ValueError(f"{self.name}: variables are kept in it ({', '.join(p.var_id for p in held)}); its "
+                             "slots can grow in number but not change shape or type")
         self._shape, self._dtype, self._entries = shape, _dtype.as_dtype(tensor_dtype), int(entries)
 
     def _check_unfrozen(self):
@@ -192,6 +197,8 @@ def _shard_over(grouping, shard_over, what: str) -> int:
 
 def _host_array(data, dtype, downcast: bool, grouping, what: str) -> np.ndarray:
     arr = _to_array(data, dtype)
+    if dtype is None and downcast and arr.dtype in (np.float64, np.int64, np.uint64):
+        arr = arr.astype({"f": np.float32, "i": np.int32, "u": np.uint32}[arr.dtype.kind])  # as PopXL does
     if dtype is not None and not downcast:
         src = np.asarray(data)
         if src.dtype != arr.dtype and src.dtype.itemsize > arr.dtype.itemsize:
@@ -226,7 +233,7 @@ def _remote(data, remote_buffer: RemoteBuffer, offset: int, dtype, name, downcas
     _check_retrieval(retrieval_mode, name, what)
     grouping = _grouping(ir, replica_grouping, what)
     shards = _shard_over(grouping, shard_over, what) if sharded else 1
-    host = _host_array(data, dtype if dtype is not None else remote_buffer.tensor_dtype, downcast, grouping, what)
+    host = _host_array(data, dtype, downcast, grouping, what)
     value_shape = host.shape[1:] if grouping.num_groups > 1 else host.shape
     dt = remote_buffer.tensor_dtype
     entry = (_shard_elements(int(np.prod(value_shape, dtype=np.int64)), shards),) if sharded else value_shape

@@ -130,7 +130,16 @@ def test_bad_offsets_shapes_and_types_name_the_buffer_and_tensor():
             popxl.remote_variable(np.zeros(3, np.float32), buf, 0, name="w")
         with pytest.raises(ValueError, match="offset 5 is out of range for remote_buffer_0"):
             popxl.remote_variable(np.zeros(2, np.float32), buf, 5)
-        popxl.remote_variable(np.zeros(2, np.float32), buf, 1, name="a")
+        with pytest.raises(ValueError, match=r"'i': data int32 \(2,\) does not fit the slots of remote_buffer_0 "
+                                             r"\(float32 \(2,\)\)"):
+            popxl.remote_variable(np.zeros(2, np.int32), buf, 0, name="i")
+        popxl.remote_variable(np.zeros(2, np.float64), buf, 1, name="a")  # 64-bit data is downcast
+        with pytest.raises(ValueError, match=r"'d': data float64 \(2,\) does not fit"):
+            popxl.remote_variable(np.zeros(2, np.float64), buf, 0, name="d", downcast=False)
+        with pytest.raises(ValueError, match="variables are kept in it .a.; its slots can grow"):
+            buf.entries = 1
+        buf.entries = 4
+        assert buf.entries == 4
         with pytest.raises(ValueError, match="entry 1 of remote_buffer_0 already holds variable 'a'"):
             popxl.remote_variable(np.zeros(2, np.float32), buf, 1, name="b")
     with popxl.Ir().main_graph:
