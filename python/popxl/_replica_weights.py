@@ -19,7 +19,8 @@ class ReplicaWeights:
         self._pb = pb_session
         self._replicas = ir.replication_factor
         self._local = list(ir._local_replicas)
-        self._distributed = ir._instances.count > 1
+        self._instances = ir._instances.count
+        self._distributed = self._instances > 1
         self._vars = [v for v in ir.main_graph.variables if self._differs(v)]
         self._groups: Dict[str, np.ndarray] = {}     # id -> (num_groups, *shape)
         self._all: Dict[str, np.ndarray] = {}        # id -> (replicas, *shape), for "all_replicas"
@@ -89,9 +90,22 @@ class ReplicaWeights:
         return np.frombuffer(raw, dtype=v.dtype.as_numpy()).reshape(v.shape)
 
     def _gather(self, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]]:
-        """Every replica's values by global replica index (instance i runs a consecutive block)."""
+        """Every replica's values by global replica index (instance i runs a consecutive block). Every
+        instance sends the same number of bytes: its local replicas of the same variables."""
         if not self._distributed:
             return mine
         from popart import distributed
-        parts = distributed.mpi().COMM_WORLD.allgather(mine)
-        return {vid: [a for part in parts for a in part[vid]] for vid in mine}
+        send = np.concatenate([a.reshape(-1).view(np.uint8) for vid in mine for a in mine[vid]])
+        recv = np.empty(send.size * self._instances, np.uint8)
+        distributed.all_gather(send, recv, "weights_to_host (every instance must read the variables: "
+                                           "get_tensor_data, weights_to_host, leaving the session)")
+        every = {vid: [] for vid in mine}
+        offset = 0
+        for part in np.split(recv, self._instances):
+            offset = 0
+            for vid, arrays in mine.items():
+                for a in arrays:
+                    every[vid].append(np.frombuffer(part[offset:offset + a.nbytes].tobytes(),
+                                                    a.dtype).reshape(a.shape))
+                    offset += a.nbytes
+        return every
