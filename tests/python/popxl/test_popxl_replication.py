@@ -74,6 +74,8 @@ def test_grouped_collectives_with_host_io(grouping, members):
                 return C.replicated_all_reduce(t, group=rg)
             if kind == "max":
                 return C.replicated_all_reduce(t, op="max", group=rg)
+            if kind == "inplace":
+                return C.replicated_all_reduce_(t + 0, group=rg)
             if kind == "gather":
                 return C.replicated_all_gather(t, group=rg)
             return C.replicated_reduce_scatter(t, group=rg)
@@ -81,6 +83,7 @@ def test_grouped_collectives_with_host_io(grouping, members):
 
     np.testing.assert_array_equal(run_streams(R, T, full, build("add")), reduce_ref(np.sum))
     np.testing.assert_array_equal(run_streams(R, T, full, build("max")), reduce_ref(np.max))
+    np.testing.assert_array_equal(run_streams(R, T, full, build("inplace")), reduce_ref(np.sum))
     gathered = run_streams(R, T, full, build("gather"))
     for r in range(R):
         np.testing.assert_array_equal(gathered[:, r], full[:, group_of[r]])
