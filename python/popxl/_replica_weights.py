@@ -20,7 +20,8 @@ class ReplicaWeights:
         self._pb = pb_session
         self._replicas = ir.replication_factor
         self._local = list(ir._local_replicas)
-        self._distributed = ir._instances.count > 1
+        self._instances = ir._instances.count
+        self._distributed = self._instances > 1
         self._vars = [v for v in ir.main_graph.variables if self._differs(v) and placement(ir, v.id) is None]
         self._groups: Dict[str, np.ndarray] = {}     # id -> (num_groups, *shape)
         self._all: Dict[str, np.ndarray] = {}        # id -> (replicas, *shape), for "all_replicas"
@@ -91,8 +92,25 @@ class ReplicaWeights:
 
     def _gather(self, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]]:
         """Every replica's values by global replica index (instance i runs a consecutive block)."""
-        if not self._distributed:
-            return mine
-        from popart import distributed
-        parts = distributed.mpi().COMM_WORLD.allgather(mine)
-        return {vid: [a for part in parts for a in part[vid]] for vid in mine}
+        return gather_replicas(self._instances, mine)
+
+
+def gather_replicas(instances: int, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]]:
+    """Every replica's values by global replica index, from each instance's `mine` (its local replicas'
+    values of the same variables, by variable id; instance i runs a consecutive block of replicas). Every
+    instance sends the same number of bytes."""
+    if instances == 1:
+        return mine
+    from popart import distributed
+    send = np.concatenate([a.reshape(-1).view(np.uint8) for vid in mine for a in mine[vid]])
+    recv = np.empty(send.size * instances, np.uint8)
+    distributed.all_gather(send, recv, "weights_to_host (every instance must read the variables: "
+                                       "get_tensor_data, weights_to_host, leaving the session)")
+    every = {vid: [] for vid in mine}
+    for part in np.split(recv, instances):
+        offset = 0
+        for vid, arrays in mine.items():
+            for a in arrays:
+                every[vid].append(np.frombuffer(part[offset:offset + a.nbytes].tobytes(), a.dtype).reshape(a.shape))
+                offset += a.nbytes
+    return every

@@ -403,13 +403,10 @@ def _read(pb, p: _Placement, local: int) -> np.ndarray:
 
 
 def _gather(ir, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]]:
-    """Every replica's values by global replica index (instance i runs a consecutive block)."""
+    """Every replica's values by global replica index, gathered from all instances."""
+    from popxl._replica_weights import gather_replicas
     instances = getattr(ir, "_instances", None)
-    if instances is None or instances.count == 1:
-        return mine
-    from popart import distributed
-    parts = distributed.mpi().COMM_WORLD.allgather(mine)
-    return {vid: [a for part in parts for a in part[vid]] for vid in mine}
+    return gather_replicas(instances.count if instances is not None else 1, mine)
 
 
 def placement(ir, var_id: str) -> Optional[_Placement]:

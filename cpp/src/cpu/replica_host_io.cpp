@@ -43,6 +43,7 @@ ReplicaHostIO::ReplicaHostIO(std::map<TensorId, int64_t> loads, std::map<TensorI
 ReplicaHostIO::~ReplicaHostIO() = default;
 
 void ReplicaHostIO::take(IStepIO &io, int64_t transfers) {
+  for (auto &[id, v] : out_) v.clear();  // nothing to complete until this step's outputs are taken
   io_ = &io;
   transfers_ = transfers;
   const auto slots = static_cast<size_t>(transfers * replicas_);
@@ -56,7 +57,6 @@ void ReplicaHostIO::take(IStepIO &io, int64_t transfers) {
   }
   for (const auto &[id, n] : stores_) {
     auto &v = out_[id];
-    v.clear();
     for (size_t s = 0; s < slots; ++s) v.push_back(io.out(id, n));
   }
   for (auto &c : cursors_) c->reset();
@@ -66,6 +66,7 @@ void ReplicaHostIO::finish() {
   if (!io_) return;
   IStepIO &io = *io_;
   io_ = nullptr;
+  for (auto &[id, v] : in_) v.clear();  // releases inputs a callback step IO handed over
   for (auto &[id, v] : out_)
     for (size_t s = 0; s < v.size(); ++s) io.outComplete(id);
 }

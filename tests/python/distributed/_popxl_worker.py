@@ -1,6 +1,9 @@
 """Run under mpiexec by test_popxl_instances.py: one instance of a PopXL program with
 Ir(replication="popdist") (guide 14). Each instance feeds its local replicas' rows of the global data,
-and writes what it got to OUT.<instance>.npz. Usage: _popxl_worker.py OUT"""
+and writes what it got to OUT.<instance>.npz. Usage: _popxl_worker.py OUT [lonely]
+
+lonely: only instance 0 reads the variables back (instance 1 leaves its session without
+weights_to_host), so instance 0 must fail in bounded time instead of waiting for ever."""
 import sys
 
 import numpy as np
@@ -49,5 +52,16 @@ def main(out):
     np.savez(f"{out}.{ir._instances.index}.npz", replicas=R, local=local, **got)
 
 
+def lonely():
+    ir = popxl.Ir(replication="popdist")
+    with ir.main_graph:
+        v = popxl.variable(np.zeros(2, np.float32), name="v")
+        v += 1.0
+    first = ir._instances.index == 0
+    with popxl.Session(ir, "ipu_hw", weights_to_host_on_exit=first) as s:
+        s.run()
+    print("instance", ir._instances.index, "done")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    lonely() if sys.argv[2:] == ["lonely"] else main(sys.argv[1])

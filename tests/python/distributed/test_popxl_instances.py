@@ -52,14 +52,27 @@ def test_instances_share_replicas_collectives_and_variables(tmp_path, local):
         np.testing.assert_array_equal(got["v_after_write"], -1.0 + x.sum(axis=0))
 
 
+def test_an_instance_reading_variables_alone_fails_in_bounded_time(tmp_path):
+    p, seconds = mpirun([str(tmp_path / "r"), "lonely"], script=WORKER, timeout=90,
+                        env={"POPART_DISTRIBUTED_TIMEOUT": "3"})
+    assert p.returncode != 0
+    assert seconds < 60
+    assert "did not join weights_to_host" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
 def test_guide_distributed_simple_example_under_mpiexec(tmp_path):
     path = guide_file("distributed_simple_example.py")
     if path is None:
         pytest.skip("the PopXL guide's example files are not beside this checkout (set POPXL_GUIDE_FILES)")
-    p, _ = mpirun([], script=str(path), cwd=str(tmp_path))
+    p, _ = mpirun([], script=str(path), cwd=str(tmp_path), mpi_args=["--tag-output"])
     assert p.returncode == 0, p.stdout + p.stderr
-    # both instances print the whole updated variable: the groups' data + 1
-    assert p.stdout.count("[[1 2 3 4]\n [5 6 7 8]]") == 2, p.stdout
+    # both instances print the whole updated variable: the groups' data + 1 (lines tagged [job,rank])
+    printed = {}
+    for line in p.stdout.splitlines():
+        tag, _, text = line.partition("<stdout>:")
+        printed.setdefault(tag.split(",")[-1].strip("[]"), []).append(text[1:] if text.startswith(" ") else text)
+    assert {rank: "\n".join(lines) for rank, lines in printed.items()} == \
+        {"0": "[[1 2 3 4]\n [5 6 7 8]]", "1": "[[1 2 3 4]\n [5 6 7 8]]"}, p.stdout
 
 
 @pytest.mark.parametrize("env,match", [

@@ -74,6 +74,8 @@ def test_grouped_collectives_with_host_io(grouping, members):
                 return C.replicated_all_reduce(t, group=rg)
             if kind == "max":
                 return C.replicated_all_reduce(t, op="max", group=rg)
+            if kind == "inplace":
+                return C.replicated_all_reduce_(t + 0, group=rg)
             if kind == "gather":
                 return C.replicated_all_gather(t, group=rg)
             return C.replicated_reduce_scatter(t, group=rg)
@@ -81,6 +83,7 @@ def test_grouped_collectives_with_host_io(grouping, members):
 
     np.testing.assert_array_equal(run_streams(R, T, full, build("add")), reduce_ref(np.sum))
     np.testing.assert_array_equal(run_streams(R, T, full, build("max")), reduce_ref(np.max))
+    np.testing.assert_array_equal(run_streams(R, T, full, build("inplace")), reduce_ref(np.sum))
     gathered = run_streams(R, T, full, build("gather"))
     for r in range(R):
         np.testing.assert_array_equal(gathered[:, r], full[:, group_of[r]])
@@ -203,3 +206,44 @@ def test_stream_data_shape_uses_the_replication_factor():
             s.run({h2d: np.zeros(3, np.float32)})
         out = s.run({h2d: np.array([[1, 2, 3], [4, 5, 6]], np.float32)})
     np.testing.assert_array_equal(out[d2h], [[1, 2, 3], [4, 5, 6]])
+
+
+def test_host_io_inside_a_repeated_graph_with_collectives():
+    """host_load / host_store in the body of a repeat: each replica's cursor moves through its own slots."""
+    R, T = 2, 3
+    ir = popxl.Ir(replication=R)
+    ir.num_host_transfers = T
+    with ir.main_graph:
+        h2d = popxl.h2d_stream((2,), popxl.float32, name="x")
+        d2h = popxl.d2h_stream((2,), popxl.float32, name="y")
+
+        def body():
+            x = ops.host_load(h2d, "x")
+            ops.host_store(d2h, C.replicated_all_reduce(x, op="max") - x)
+
+        ops.repeat(ir.create_graph(body), T)
+    full = np.random.default_rng(5).standard_normal((T, R, 2)).astype(np.float32)
+    with popxl.Session(ir, "ipu_model") as s:
+        got = s.run({h2d: full})[d2h]
+    np.testing.assert_array_equal(got, full.max(axis=1, keepdims=True) - full)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int32])
+def test_grouped_variables_keep_their_dtype(dtype):
+    R = 2
+    ir = popxl.Ir(replication=R)
+    init = np.array([[1, 2], [3, 4]], dtype)
+    with ir.main_graph:
+        v = popxl.variable(init, name="v", replica_grouping=ir.replica_grouping(group_size=1))
+        w = popxl.variable(init, name="w", replica_grouping=ir.replica_grouping(group_size=1),
+                           retrieval_mode="all_replicas")
+        one = popxl.constant(np.ones(2, dtype))
+        v += one
+        w += C.replicated_all_reduce(one)
+    with popxl.Session(ir, "ipu_model") as s:
+        s.run()
+        got_v, got_w = s.get_tensor_data(v), s.get_tensor_data(w)
+    assert v.dtype == popxl.dtypes.dtype.as_dtype(dtype) and v.shape == (2,)
+    assert got_v.dtype == dtype and got_w.dtype == dtype
+    np.testing.assert_array_equal(got_v, init + 1)
+    np.testing.assert_array_equal(got_w, init + 2)
