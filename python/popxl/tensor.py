@@ -411,13 +411,15 @@ def _check_grouping(grouping, name) -> int:
 
 
 def graph_input(shape, dtype, name: Optional[str] = None, by_ref: bool = False, meta_shape=None) -> Tensor:
-    """A new input of the current (sub-)graph."""
+    """A new input of the current (sub-)graph (`meta_shape`: the full shape, for a replica shard)."""
     g = context.get_current_graph()
     tid = g._new_id(name or "input")
     g._pb_graph.addInput(tid, _info(dtype, shape))
     t = Tensor(g._pb_graph.getTensor(tid), g)
     if by_ref:
         g._by_ref_inputs.add(tid)
+    if meta_shape:
+        g._meta_shapes[tid] = tuple(int(d) for d in meta_shape)
     return t
 
 

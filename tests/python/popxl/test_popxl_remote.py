@@ -350,3 +350,37 @@ def test_write_variable_data_checks_the_full_shape_of_sharded_variables():
     with s:
         s.run()
     np.testing.assert_array_equal(s.get_tensor_data(v), np.full((2, 3), 5.0, np.float32))
+
+
+def test_sharding_over_strided_groups():
+    """Groups (0, 2) and (1, 3): each group's value is split over its two replicas, gathered over the
+    same strided grouping."""
+    ir = popxl.Ir(replication=4)
+    rg = ir.replica_grouping(stride=2, group_size=2)
+    x = np.arange(10, dtype=np.float32).reshape(2, 5)
+    with ir.main_graph, popxl.in_sequence():
+        v, shard = popxl.replica_sharded_variable(x, name="v", replica_grouping=rg)
+        full = C.replicated_all_gather(shard, rg)
+        ops.var_updates.copy_var_update_(shard, C.replica_sharded_slice(ops.mul(full, full), rg))
+    assert shard.shape == (3,) and full.shape == (5,)
+    with popxl.Session(ir, "ipu_model") as s:
+        s.run()
+        np.testing.assert_array_equal(s.get_tensor_data(v), x * x)
+
+
+def test_graph_input_shards_gather_to_their_meta_shape():
+    ir = popxl.Ir(replication=2)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with ir.main_graph:
+        v, shard = popxl.replica_sharded_variable(x, name="v")
+        sub = ir.create_empty_graph("gather")
+        with sub:
+            t = popxl.graph_input(shard.shape, shard.dtype, "t", meta_shape=shard.meta_shape)
+            assert t.meta_shape == (2, 3)
+            popxl.graph_output(C.replicated_all_gather(t))
+        full, = ops.call(sub, shard)
+        ops.var_updates.copy_var_update_(shard, C.replica_sharded_slice(ops.add(full, full)))
+    assert full.shape == (2, 3)
+    with popxl.Session(ir, "ipu_model") as s:
+        s.run()
+    np.testing.assert_array_equal(s.get_tensor_data(v), 2 * x)
