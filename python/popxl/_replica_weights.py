@@ -10,7 +10,7 @@ from typing import Dict, List
 import numpy as np
 
 import popart_core
-from popxl.remote import placement  # remote and sharded variables: popxl.remote sends them
+from popxl.remote import sends  # remote and sharded variables: popxl.remote sends them
 
 
 class ReplicaWeights:
@@ -22,7 +22,7 @@ class ReplicaWeights:
         self._local = list(ir._local_replicas)
         self._instances = ir._instances.count
         self._distributed = self._instances > 1
-        self._vars = [v for v in ir.main_graph.variables if self._differs(v) and placement(ir, v.id) is None]
+        self._vars = [v for v in ir.main_graph.variables if self._differs(v) and not sends(ir, v.id)]
         self._groups: Dict[str, np.ndarray] = {}     # id -> (num_groups, *shape)
         self._all: Dict[str, np.ndarray] = {}        # id -> (replicas, *shape), for "all_replicas"
         for v in self._vars:

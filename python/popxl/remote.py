@@ -409,6 +409,12 @@ def _gather(ir, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]
     return gather_replicas(instances.count if instances is not None else 1, mine)
 
 
+def sends(ir, tensor_id: str) -> bool:
+    """Whether popxl.remote sends `tensor_id`'s per-replica values: a remote or sharded variable, or the
+    shard tensor of a replica_sharded_variable."""
+    return any(tensor_id in (p.var_id, p.tensor_id) for p in getattr(ir, "_remote_placements", {}).values())
+
+
 def placement(ir, var_id: str) -> Optional[_Placement]:
     """The placement of remote or sharded variable `var_id`, or None for other tensors."""
     return getattr(ir, "_remote_placements", {}).get(var_id)
