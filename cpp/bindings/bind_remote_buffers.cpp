@@ -35,7 +35,11 @@ void bindRemoteBuffers(py::module_ &m) {
           throw error("_writeRemoteEntry: {} bytes for an entry of {}", a.nbytes(), entry.toString());
         writeRemoteEntry(s, buffer, index, replica, entry, a.data());
       }, py::arg("bufferId"), py::arg("index"), py::arg("replica"), py::arg("entry"), py::arg("data"),
-      "Sets entry `index` of remote buffer `bufferId` on local replica `replica` to the bytes of `data`.");
+      "Sets entry `index` of remote buffer `bufferId` on local replica `replica` to the bytes of `data`.")
+      .def("_bindRemoteEntry", [](Session &s, int64_t buffer, int64_t index, const std::string &id) {
+        bindRemoteEntry(s, buffer, index, id);
+      }, py::arg("bufferId"), py::arg("index"), py::arg("tensorId"),
+      "On every local replica, entry `index` of remote buffer `bufferId` is variable `tensorId`'s device buffer.");
 }
 
 } // namespace popart::bindings

@@ -4961,6 +4961,10 @@ class _SessionCore:
     """
     Methods shared by inference and training sessions.
     """
+    def _bindRemoteEntry(self, bufferId: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex, tensorId: str) -> None:
+        """
+        On every local replica, entry `index` of remote buffer `bufferId` is variable `tensorId`'s device buffer.
+        """
     def _readRemoteEntry(self, bufferId: typing.SupportsInt | typing.SupportsIndex, index: typing.SupportsInt | typing.SupportsIndex, replica: typing.SupportsInt | typing.SupportsIndex, entry: _TensorInfoCore, out: numpy.ndarray) -> None:
         """
         Copies entry `index` of remote buffer `bufferId` on local replica `replica` into `out`.

@@ -7,7 +7,8 @@ group (``shard_over`` of them): each replica holds one flat shard, zero padded t
 always sees the full value (``shape_on_host``); ``Session`` sends each replica its group's value or shard
 on ``weights_from_host`` and puts the full value back together on ``weights_to_host``.
 
-On the CPU a remote buffer is memory the executor keeps for each replica between runs."""
+On the CPU a remote buffer is memory the executor keeps for each replica between runs; the entry of a
+remote variable is the variable's own device buffer, so it is not stored twice."""
 from typing import Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -211,8 +212,8 @@ def _host_array(data, dtype, downcast: bool, grouping, what: str) -> np.ndarray:
 
 
 def _new_variable(g, name, dt, shape, first_value, what):
-    """The IR tensor of a remote variable: a main-graph Variable of the slot's shape (its device value
-    is a slot of the buffer, copied there by Session)."""
+    """The IR tensor of a remote variable: a main-graph Variable of the slot's shape, whose device buffer
+    on each replica is the slot (Session binds them)."""
     if not g._pb_graph.isMainGraph():
         raise ValueError(f"{what}: variables live in the main graph, not in sub-graph '{g.name}'")
     tid = g._new_id(name or "remote_variable")
@@ -355,24 +356,32 @@ def _local_replicas(ir) -> range:
 
 
 def to_device(session) -> None:
-    """Every local replica's slots of the remote buffers: zeros, then each remote and sharded variable's
-    value for that replica (its group's value, or its shard)."""
+    """Every local replica's remote buffers: each remote and sharded variable's value for that replica
+    (its group's value, or its shard) in its entry, which is the variable's device buffer; zeros in the
+    other entries."""
     ir = session.ir
     buffers = getattr(ir, "_remote_buffers", [])
     if not buffers:
         return
     pb = session._pb_session
+    placements = _placements(ir).values()
+    held = {(p.buffer.remote_buffer_id, p.offset) for p in placements}
+    if not getattr(session, "_remote_entries_bound", False):
+        for p in placements:
+            pb._bindRemoteEntry(p.buffer.remote_buffer_id, p.offset, p.var_id)
+        session._remote_entries_bound = True
     for local, replica in enumerate(_local_replicas(ir)):
         for b in buffers:
             zeros = np.zeros(b.tensor_shape, b.tensor_dtype.as_numpy())
             for e in range(b.entries):
-                pb._writeRemoteEntry(b.remote_buffer_id, e, local, b._entry_info(), zeros)
-        for p in _placements(ir).values():
+                if (b.remote_buffer_id, e) not in held:
+                    pb._writeRemoteEntry(b.remote_buffer_id, e, local, b._entry_info(), zeros)
+        for p in placements:
             value = p.replica_value(replica, p.buffer.tensor_shape).astype(p.buffer.tensor_dtype.as_numpy(),
                                                                            copy=False)
-            pb._writeRemoteEntry(p.buffer.remote_buffer_id, p.offset, local, p.buffer._entry_info(), value)
-            if p.tensor_id is not None:
-                popart_core._setReplicaVariableData(pb, p.tensor_id, local, value)
+            for tid in (p.var_id, p.tensor_id):
+                if tid is not None:
+                    popart_core._setReplicaVariableData(pb, tid, local, value)
 
 
 def to_host(session) -> None:
@@ -393,13 +402,9 @@ def to_host(session) -> None:
 
 
 def _read(pb, p: _Placement, local: int) -> np.ndarray:
-    b = p.buffer
-    if p.tensor_id is not None:
-        raw = popart_core._replicaVariableData(pb, p.tensor_id, local)
-        return np.frombuffer(raw, dtype=b.tensor_dtype.as_numpy()).reshape(b.tensor_shape)
-    out = np.empty(b.tensor_shape, b.tensor_dtype.as_numpy())
-    pb._readRemoteEntry(b.remote_buffer_id, p.offset, local, b._entry_info(), out)
-    return out
+    """Replica `local`'s value of `p`: its shard tensor, or its remote entry (the variable's buffer)."""
+    raw = popart_core._replicaVariableData(pb, p.tensor_id or p.var_id, local)
+    return np.frombuffer(raw, dtype=p.buffer.tensor_dtype.as_numpy()).reshape(p.buffer.tensor_shape)
 
 
 def _gather(ir, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]]:

@@ -411,7 +411,23 @@ void Devicex::hostStore(const TensorId &id, const TensorView &src) {
   writeAnchor(*io_, id, src.raw(), src.info(), microBatch_);
 }
 
+void Devicex::bindRemoteEntry(int64_t id, int64_t index, const Tensor *t) {
+  if (t->tensorType() != TensorType::Variable || !buffers_.count(t))
+    throw error("remote buffer {} entry {}: tensor '{}' is not a variable with a device buffer", id, index, t->id);
+  boundEntries_[{id, index}] = t;
+}
+
 void *Devicex::remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, bool forStore) {
+  if (!boundEntries_.empty()) {
+    auto bound = boundEntries_.find({id, index});
+    if (bound != boundEntries_.end()) {
+      const Tensor *t = bound->second;
+      if (t->info != entry)
+        throw runtime_error("remote buffer {} entry {} is variable '{}' ({}), but this op uses {}", id, index, t->id,
+                            t->info.toString(), entry.toString());
+      return buffers_.at(t);
+    }
+  }
   auto it = remoteBuffers_.find(id);
   if (it == remoteBuffers_.end()) {
     if (!forStore) throw runtime_error("remote buffer {} is loaded before anything was stored in it", id);

@@ -120,6 +120,9 @@ public:
   /// Entry `index` of remote buffer `id` (RemoteLoad/RemoteStore), entries
   /// shaped `entry`; a store may add entries, a load needs a stored entry.
   void *remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, bool forStore);
+  /// From now on entry `index` of remote buffer `id` is the buffer of
+  /// persistent tensor `t` (PopXL's remote variables: no second copy).
+  void bindRemoteEntry(int64_t id, int64_t index, const Tensor *t);
 
   /// For a tensor whose device buffer only the host writes (a Const, or a
   /// Variable of an inference IR that no op modifies): a counter that changes
@@ -184,6 +187,7 @@ private:
     std::vector<char> bytes;  // entries one after the other
   };
   std::map<int64_t, RemoteBuffer> remoteBuffers_;
+  std::map<std::pair<int64_t, int64_t>, const Tensor *> boundEntries_;  // (buffer, index) -> tensor
   int64_t plannedBytes_ = 0, persistentBytes_ = 0;
 };
 

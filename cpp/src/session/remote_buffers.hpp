@@ -18,4 +18,8 @@ void readRemoteEntry(const Session &s, int64_t bufferId, int64_t index, int64_t 
 void writeRemoteEntry(Session &s, int64_t bufferId, int64_t index, int64_t replica, const TensorInfo &entry,
                       const void *src);
 
+/// On every local replica: entry `index` of remote buffer `bufferId` is the
+/// device buffer of main-graph variable `id` from now on (see Devicex).
+void bindRemoteEntry(Session &s, int64_t bufferId, int64_t index, const TensorId &id);
+
 } // namespace popart

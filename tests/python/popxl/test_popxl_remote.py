@@ -384,3 +384,41 @@ def test_graph_input_shards_gather_to_their_meta_shape():
     with popxl.Session(ir, "ipu_model") as s:
         s.run()
     np.testing.assert_array_equal(s.get_tensor_data(v), 2 * x)
+
+
+def persistent_mb(session) -> float:
+    """The persistent (weights, inputs, constants) memory of one replica, from the summary report."""
+    import re
+    report = session._pb_session.getSummaryReport()
+    return float(re.search(r"persistent \(weights, inputs, constants\) ([0-9.]+) MB", report).group(1))
+
+
+def test_sharding_divides_each_replicas_weight_memory():
+    """RTS is for memory: with 4 replicas each keeps a quarter of the variable (the entry of a remote
+    variable is its device buffer, not a second copy)."""
+    x = np.arange(1 << 16, dtype=np.float32)
+    one = np.ones((), np.float32)
+
+    def run(build):
+        ir = popxl.Ir(replication=4)
+        with ir.main_graph, popxl.in_sequence():
+            v = build(ir)
+        with popxl.Session(ir, "ipu_model") as s:
+            s.run()
+            return persistent_mb(s), s.get_tensor_data(v)
+
+    def plain(ir):
+        v = popxl.variable(x, name="v")
+        ops.var_updates.accumulate_(v, popxl.constant(np.ones_like(x)))
+        return v
+
+    def sharded(ir):
+        buf = popxl.replica_sharded_buffer(x.shape, popxl.float32)
+        v = popxl.remote_replica_sharded_variable(x, buf, 0, name="v")
+        ops.remote_store(buf, 0, ops.add(ops.remote_load(buf, 0), popxl.constant(one)))
+        return v
+    full_mb, full_value = run(plain)
+    shard_mb, shard_value = run(sharded)
+    np.testing.assert_array_equal(full_value, x + 1)
+    np.testing.assert_array_equal(shard_value, x + 1)
+    assert full_mb >= 0.5 and shard_mb <= full_mb / 3, (full_mb, shard_mb)
