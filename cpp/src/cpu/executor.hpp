@@ -13,6 +13,7 @@ class Communicator;
 class ReplicaThreads;
 class PipelineRunner;
 class ProcessGroup;
+class ReplicaHostIO;
 
 class Executor {
 public:
@@ -62,6 +63,8 @@ private:
   /// bps x accum micro-batches on every replica.
   void runSteps(IStepIO &io, int64_t bps, int64_t accum);
   void runPipelined(IStepIO &io);
+  /// One run of an explicit program with host IO ops on every replica at once.
+  void runWithReplicaHostIO(IStepIO &io, uint64_t rngCounter);
   /// Pipelining applies: stages annotated, one local replica, and weights that
   /// change only between batches (inference, or training with accumulation).
   bool pipelineApplies(std::string &why) const;
@@ -70,6 +73,7 @@ private:
   std::unique_ptr<Communicator> comm_;
   std::vector<std::unique_ptr<Devicex>> replicas_;
   std::unique_ptr<ReplicaThreads> threads_;
+  std::unique_ptr<ReplicaHostIO> hostIO_;  // per-replica host stream slots (explicit programs with host IO)
   std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of replica 0
   std::unique_ptr<PipelineRunner> pipeline_;
   bool prepared_ = false, sequential_ = false;
