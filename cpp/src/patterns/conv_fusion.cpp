@@ -3,6 +3,7 @@
 // ConvFused op computing Y = relu?(Conv(X, W, B) + Z?), run by oneDNN as a convolution with sum and ReLU
 // post-ops. Intermediate tensors must not be graph outputs or anchors. Training graphs are left alone
 // (autodiff needs the separate ops), as are ops under topological constraints.
+#include "fusion_util.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/graph.hpp"
@@ -13,22 +14,10 @@
 namespace popart {
 namespace {
 
-bool isOnnx(const Op *op, const char *type) { return op->opid.domain == Domain::ai_onnx && op->opid.type == type; }
-
-/// The only consumer of `op`'s single output when that output is an internal tensor read once, else null.
-Op *soleConsumer(const Op *op) {
-  if (op->output->n() != 1 || !op->hasOutput(0)) return nullptr;
-  const Tensor *t = op->outTensor(0);
-  if (t->isGraphOutput() || op->getIr().getDataFlow().isAnchored(t->id) || t->consumers.getTotal() != 1)
-    return nullptr;
-  Op *c = t->consumers.getOps().front();
-  bool sameStage = c->settings.vgraphId == op->settings.vgraphId &&
-                   c->settings.pipelineStage == op->settings.pipelineStage &&
-                   c->settings.executionContext == op->settings.executionContext;
-  return sameStage ? c : nullptr;
-}
-
-bool fusibleRelu(const Op *op) { return op && isOnnx(op, "Relu") && op->input->n() == 1; }
+using fusion::constrained;
+using fusion::fusibleRelu;
+using fusion::isOnnx;
+using fusion::soleConsumer;
 
 /// Input index of Z when `add` is an Add of `conv`'s output and a tensor Z of the same type and shape, else -1.
 int addendIndex(const Op *add, const Op *conv) {
@@ -45,12 +34,6 @@ struct FusionChain {
   int addend = -1;
   bool empty() const { return !add && !relu; }
 };
-
-bool constrained(const Op *op) {
-  for (const auto &[b, a] : op->getGraph().getTopoCons())
-    if (b == op->id || a == op->id) return true;
-  return false;
-}
 
 FusionChain fusionChain(Op *conv) {
   FusionChain f;

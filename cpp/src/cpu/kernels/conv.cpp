@@ -202,8 +202,8 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
   memory b, z;
   if (r.bias >= 0 && opx.hasInput(r.bias)) b = dnnl_ctx::plainMemory({r.xOut() ? cs.c() : cs.m()}, view(r.bias, false));
   if (r.addend >= 0 && opx.hasInput(r.addend)) z = dnnl_ctx::wrap(layout(r.addend, cs.y), view(r.addend, false));
+  const uint64_t *wCounter = r.wOut() ? nullptr : opx.dv_p->hostWriteCounter(op.inTensor(r.w));
   try {
-    const uint64_t *wCounter = r.wOut() ? nullptr : opx.dv_p->hostWriteCounter(op.inTensor(r.w));
     if (opx.op_p->opid.type == "ConvTranspose")
       growDeconv(*step, cs, w, b, y, x, wCounter);
     else if (r.pass == ConvPass::Forward)
@@ -216,6 +216,11 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
                            op.debugName());
     return false;
   }
+  // FLOAT weights (no staging buffer) kept in oneDNN's layout: the executor may free their plain device copy.
+  if (wCounter && op.inInfo(r.w).dataType() == DataType::FLOAT)
+    for (size_t i = 0; i < step->cachedCount(); ++i)
+      opx.dv_p->addDerivedCopy(op.inTensor(r.w), {[step, i](const void *p) { step->refreshCached(i, p); },
+                                                 [step, i](void *p) { step->writeBackCached(i, p); }});
   addStep(prog, step, opx);
   return true;
 }
