@@ -431,8 +431,10 @@ def print_table(results):
             print(f"  popart peak-RSS growth (MiB) by stage: {mem[2]}")
         for n in notes:
             print(f"  {n}")
-        if "report" in r:
-            print("\n".join("    " + ln for ln in r["report"].strip().splitlines()[:14]))
+        if "report" in r:  # the slowest ops, then the time per op type (the per-op profile breakdown)
+            lines = r["report"].strip().splitlines()
+            by_type = lines.index("time by op type:") if "time by op type:" in lines else len(lines)
+            print("\n".join("    " + ln for ln in lines[:min(14, by_type)] + lines[by_type:]))
 
 
 def print_targets(results):
