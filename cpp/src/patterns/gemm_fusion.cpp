@@ -7,8 +7,6 @@
 #include "fusion_util.hpp"
 #include "ops/gemm.hpp"
 #include "popart/patterns.hpp"
-#include "popart/half.hpp"
-#include <cmath>
 
 namespace popart {
 namespace {
@@ -16,6 +14,7 @@ namespace {
 using fusion::constrained;
 using fusion::fusibleRelu;
 using fusion::isOnnx;
+using fusion::scalarOp;
 using fusion::soleConsumer;
 
 bool isFloat(DataType t) { return t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::DOUBLE; }
@@ -43,30 +42,6 @@ int biasIndex(const Op *add, const Op *mm) {
   int mmIn = add->inId(0) == mm->outId(0) ? 0 : 1, other = 1 - mmIn;
   if (add->inId(mmIn) != mm->outId(0) || add->inId(other) == mm->outId(0)) return -1;
   return add->outInfo(0) == mm->outInfo(0) && biasShaped(add->inInfo(other), mm->outInfo(0)) ? other : -1;
-}
-
-/// The value of a one-element Const tensor of a float type, or NaN.
-double scalarValue(const Tensor *t) {
-  if (t->tensorType() != TensorType::Const || !t->hasTensorData() || t->info.nelms() != 1) return std::nan("");
-  const char *d = t->tensorData().data();
-  switch (t->info.dataType()) {
-  case DataType::FLOAT: return *reinterpret_cast<const float *>(d);
-  case DataType::DOUBLE: return *reinterpret_cast<const double *>(d);
-  case DataType::FLOAT16: return static_cast<float>(*reinterpret_cast<const float16_t *>(d));
-  default: return std::nan("");
-  }
-}
-
-/// Whether `op` is a binary `type` of tensor `x` (either side when `commutes`) and a scalar constant near `c`.
-bool scalarOp(const Op *op, const char *type, const Tensor *x, double c, bool commutes = true) {
-  if (!isOnnx(op, type) || op->input->n() != 2 || op->outInfo(0) != x->info) return false;
-  for (int i : {0, 1}) {
-    if (op->inTensor(i) != x || (i == 1 && !commutes)) continue;
-    const Tensor *k = op->inTensor(1 - i);
-    double tol = k->info.dataType() == DataType::FLOAT16 ? 1e-3 : 1e-6;  // the constant as stored
-    if (std::abs(scalarValue(k) - c) <= tol * std::abs(c)) return true;
-  }
-  return false;
 }
 
 /// The ops of an erf GELU of x, 0.5 x (1 + erf(x / sqrt 2)), in the two forms exporters write: e = Erf(x *
