@@ -201,6 +201,11 @@ void Executor::prepare() {
       logging::devicex::warn("enablePipelining: the stages run one after the other: {}", why);
     }
   }
+  // One program instance: weights that kernels keep only in their own layout need no plain device copy.
+  if (R == 1 && !pipeline_ && comm_->globalReplicas() == 1) {
+    const int64_t freed = replicas_.front()->dropPlainCopies();
+    if (freed) logging::devicex::info("{} bytes of weights kept only in the kernels' layouts", freed);
+  }
   prepared_ = true;
   logging::devicex::info("{} local replica(s), {} thread(s) each{}", R, threadsPerReplica(),
                          sequential_ ? ", run one after the other (host IO in the program)" : "");
@@ -300,6 +305,7 @@ void Executor::broadcastWeights(int64_t root) {
   if (root < 0 || root >= comm_->globalReplicas())
     throw error("broadcastWeights: root replica {} is out of range (there are {} replicas)", root,
                 comm_->globalReplicas());
+  if (comm_->globalReplicas() == 1) return;  // one replica holds them already
   std::vector<const Tensor *> weights;
   for (Graph *g : ir_.getAllGraphs())
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable)) weights.push_back(t);

@@ -6,9 +6,42 @@
 #include "popart/tensor.hpp"
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 namespace popart {
+
+namespace {
+
+/// Time per op type (the fused kernels appear as their own types), largest first.
+std::string byType(const std::vector<const popx::OpStats *> &stats, std::chrono::nanoseconds total) {
+  struct Row {
+    int64_t ops = 0, calls = 0;
+    std::chrono::nanoseconds time{0};
+  };
+  std::map<std::string, Row> rows;
+  for (const auto *s : stats) {
+    Row &r = rows[s->op->opid.type];
+    ++r.ops;
+    r.calls += s->calls;
+    r.time += s->time;
+  }
+  std::vector<std::pair<std::string, Row>> order(rows.begin(), rows.end());
+  std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.second.time > b.second.time; });
+  std::ostringstream os;
+  char line[256];
+  std::snprintf(line, sizeof(line), "time by op type:\n%-32s %6s %10s %12s %8s\n", "type", "ops", "calls", "total ms", "%");
+  os << line;
+  for (const auto &[type, r] : order) {
+    double pct = total.count() ? 100.0 * r.time.count() / total.count() : 0.0;
+    std::snprintf(line, sizeof(line), "%-32.32s %6lld %10lld %12.3f %8.2f\n", type.c_str(), static_cast<long long>(r.ops),
+                  static_cast<long long>(r.calls), r.time.count() / 1e6, pct);
+    os << line;
+  }
+  return os.str();
+}
+
+} // namespace
 
 std::string Session::getSummaryReport(bool resetProfile) const {
   std::ostringstream os;
@@ -43,6 +76,7 @@ std::string Session::getSummaryReport(bool resetProfile) const {
                   static_cast<long long>(outBytes));
     os << line;
   }
+  os << byType(order, total);
   if (resetProfile) devicex_->resetStats();
   return os.str();
 }

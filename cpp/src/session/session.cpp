@@ -220,6 +220,9 @@ void Session::writeWeights(const IWeightsIO &w) {
 // Data for an id that is no input of the model is a typo or a wrong model: say
 // which inputs the model has (inputs the compiler pruned are only warned about).
 void Session::checkStepInputIds(const StepIOGeneric &io) const {
+  const auto ids = io.inputIds();
+  if (std::all_of(ids.begin(), ids.end(), [&](const TensorId &id) { return stepElements_.inputs.count(id) != 0; }))
+    return;  // the common case, checked without building the model's input list
   const onnxpb::Model *m = ir_->getModel();
   std::set<TensorId> modelInputs;
   if (m)
@@ -227,7 +230,7 @@ void Session::checkStepInputIds(const StepIOGeneric &io) const {
   for (const auto &t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream)) modelInputs.insert(t->id);
   if (m)
     for (const auto &init : m->graph.initializer) modelInputs.erase(init.name);
-  for (const auto &id : io.inputIds()) {
+  for (const auto &id : ids) {
     if (stepElements_.inputs.count(id) || modelInputs.count(id)) continue;
     std::vector<TensorId> names(modelInputs.begin(), modelInputs.end());
     throw error("the step IO has data for '{}', which is no input of the model (its inputs: {})", id, names);
