@@ -41,7 +41,8 @@ def build(batch, weights):
     return b.getModelProto(), loss
 
 
-def session(batch, micro, replicas, opt, weights=None, global_replicas=None, offset=0, threads_report=False):
+def session(batch, micro, replicas, opt, weights=None, global_replicas=None, offset=0, threads_report=False,
+            merge_allreduce=False):
     weights = initial_weights() if weights is None else weights
     proto, loss = build(batch, weights)
     opts = popart.SessionOptions()
@@ -53,6 +54,7 @@ def session(batch, micro, replicas, opt, weights=None, global_replicas=None, off
     if replicas > 1:
         opts.enableReplicatedGraphs = True
         opts.replicatedGraphCount = replicas
+    opts.replicatedCollectivesSettings.mergeAllReduceCollectives = merge_allreduce
     if global_replicas is not None:
         opts.enableDistributedReplicatedGraphs = True
         opts.globalReplicationFactor = global_replicas
