@@ -336,25 +336,33 @@ void Executor::weightsFromHost() {
 
 std::vector<std::vector<char>> Executor::groupedValues() {
   const auto G = static_cast<size_t>(comm_->globalReplicas());
-  std::vector<std::vector<char>> values;
-  for (const auto &[t, vs] : grouped_) values.emplace_back(static_cast<size_t>(t->info.nbytes()) * G);
-  if (comm_->localReplicas() == comm_->globalReplicas()) {  // all replicas are here
-    for (size_t i = 0; i < grouped_.size(); ++i) {
-      const size_t nbytes = static_cast<size_t>(grouped_[i].first->info.nbytes());
-      for (size_t r = 0; r < G; ++r) std::memcpy(values[i].data() + r * nbytes, replicas_[r]->view(grouped_[i].first).raw(), nbytes);
+  const auto L = static_cast<size_t>(localReplicas());
+  // Per local replica, its values of every grouped Variable one after the other.
+  size_t block = 0;
+  for (const auto &[t, vs] : grouped_) block += static_cast<size_t>(t->info.nbytes());
+  std::vector<char> mine(block * L), all(block * G);
+  for (size_t r = 0; r < L; ++r) {
+    size_t at = r * block;
+    for (const auto &[t, vs] : grouped_) {
+      std::memcpy(mine.data() + at, replicas_[r]->view(t).raw(), static_cast<size_t>(t->info.nbytes()));
+      at += static_cast<size_t>(t->info.nbytes());
     }
-    return values;
   }
-  // Replicas of other processes: an all-gather per Variable (replica 0 keeps the result).
-  std::vector<std::vector<char>> scratch(values.size());
-  for (size_t i = 0; i < values.size(); ++i) scratch[i].resize(values[i].size());
-  comm_->reset();
-  forReplicas([&](int64_t r) {
-    for (size_t i = 0; i < grouped_.size(); ++i) {
-      TensorView v = replicas_[static_cast<size_t>(r)]->view(grouped_[i].first);
-      comm_->allGather(r, CommGroup(), v.raw(), (r == 0 ? values[i] : scratch[i]).data(), v.nbytes());
-    }
-  });
+  if (auto *pc = dynamic_cast<ProcessCommunicator *>(comm_.get())) {  // the other processes' replicas too
+    std::vector<const char *> local;
+    for (size_t r = 0; r < L; ++r) local.push_back(mine.data() + r * block);
+    pc->gatherReplicas(local, static_cast<int64_t>(block), all.data());
+  } else {
+    all = std::move(mine);
+  }
+  std::vector<std::vector<char>> values;
+  size_t at = 0;
+  for (const auto &[t, vs] : grouped_) {
+    const auto nbytes = static_cast<size_t>(t->info.nbytes());
+    values.emplace_back(nbytes * G);
+    for (size_t g = 0; g < G; ++g) std::memcpy(values.back().data() + g * nbytes, all.data() + g * block + at, nbytes);
+    at += nbytes;
+  }
   return values;
 }
 

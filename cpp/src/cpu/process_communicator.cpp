@@ -75,6 +75,16 @@ void ProcessCommunicator::checkSameProgram(uint64_t fingerprint, const std::stri
                 what, differ, group_->rank());
 }
 
+void ProcessCommunicator::gatherReplicas(const std::vector<const char *> &local, int64_t bytes, char *out) {
+  const int64_t L = localReplicas();
+  std::vector<char> send(static_cast<size_t>(L * bytes)), recv(static_cast<size_t>(L * bytes * group_->size()));
+  for (int64_t j = 0; j < L; ++j)
+    std::memcpy(send.data() + j * bytes, local.at(static_cast<size_t>(j)), static_cast<size_t>(bytes));
+  group_->allGather(send.data(), L * bytes, recv.data());
+  for (size_t g = 0; g < slotOf_.size(); ++g)
+    std::memcpy(out + static_cast<int64_t>(g) * bytes, recv.data() + slotOf_[g] * bytes, static_cast<size_t>(bytes));
+}
+
 const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, const void *in, int64_t bytes) {
   posted_[static_cast<size_t>(local)] = in;
   barrier_.wait();

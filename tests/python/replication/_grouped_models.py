@@ -64,7 +64,7 @@ def train_popart(settings, w0, b0, data, accum, local=R, offset=0):
     anchors = s.initAnchorArrays()
     for step in data:
         feed = {k: v[:, offset:offset + local] for k, v in step.items()}
-        feed = {k: (v if accum > 1 else v[0]) if local > 1 else (v[:, 0] if accum > 1 else v[0, 0])
+        feed = {k: np.ascontiguousarray((v if accum > 1 else v[0]) if local > 1 else (v[:, 0] if accum > 1 else v[0, 0]))
                 for k, v in feed.items()}
         s.run(popart.PyStepIO(feed, anchors))
     s.weightsToHost()
