@@ -167,3 +167,13 @@ def test_training_reduces_gradients_within_each_group(name, accum, tmp_path):
     inits = {i.name: onnx.numpy_helper.to_array(i) for i in onnx.load(path).graph.initializer}
     np.testing.assert_array_equal(inits["W"], w)
     assert inits["Accl___W"].shape == (n, IN, OUT)
+    # An executable keeps one value per group too.
+    exe = str(tmp_path / "exe.bin")
+    s.saveExecutable(exe)
+    s.writeWeights(popart.PyWeightsIO({"W": np.zeros_like(w)}))
+    s.loadExecutable(exe)
+    s.weightsFromHost()
+    s.weightsToHost()
+    back = {"W": np.zeros_like(w)}
+    s.readWeights(popart.PyWeightsIO(back))
+    np.testing.assert_array_equal(back["W"], w)
