@@ -152,11 +152,21 @@ Executor::~Executor() = default;
 
 namespace {
 
+// Variables with VariableSettings, and optimizer state sharded over the
+// replicas (replicated tensor sharding: each replica its own part, as a
+// Variable with a value per replica).
 std::vector<std::pair<Tensor *, VariableSettings>> groupedVariables(Ir &ir) {
   std::vector<std::pair<Tensor *, VariableSettings>> out;
   const auto &tensors = ir.getMainGraph().getTensors();
   for (const auto &[id, vs] : nonDefaultVariableSettings(ir))
     if (tensors.contains(id) && tensors.get(id)->hasTensorData()) out.emplace_back(tensors.get(id), vs);
+  const VariableSettings perReplica(CommGroup(CommGroupType::Ungrouped, 1), VariableRetrievalMode::AllReplicas);
+  for (const Op *op : ir.getMainGraph().getOpSchedule()) {
+    if (op->opid.type != "OptimizerVarUpdate" || op->attr<Attributes::Int>("stateShards", 1) < 2) continue;
+    for (const auto &[i, t] : op->input->tensorMap())
+      if (i >= 3 && t->tensorType() == TensorType::Variable && t->info.rank() == 1 && t->hasTensorData())
+        out.emplace_back(t, perReplica);
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 // ordered after every op that reads the weight.
 #include "autodiff.hpp"
 #include "order_modifiers.hpp"
+#include "popart/adam.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/half.hpp"
@@ -13,6 +14,7 @@
 #include "popart/optimizer.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include "popart/tensorlocation.hpp"
 #include "popart/variablesettings.hpp"
 #include <cstring>
 #include <tuple>
@@ -101,7 +103,27 @@ struct WeightUpdate {
   std::map<InIndex, TensorId> ins;
   bool accumulated = false;
   Sharing sharing;
+  int64_t stateShards = 1;  // replicas the optimizer state is split over (replicated tensor sharding)
 };
+
+// optimizerStateTensorLocationSettings with replicatedTensorSharding: the state
+// of a weight that all replicas share, with at least
+// minElementsForReplicatedTensorSharding elements, is split into one shard per
+// replica; each replica updates its shard of the weight and the replicas
+// all-gather the weight. Lamb (which needs whole-tensor norms) keeps whole state.
+int64_t stateShards(const Ir &ir, const Tensor *w, const VarUpdateSpec &spec, const Sharing &sharing) {
+  const auto &o = ir.getSessionOptions();
+  const auto &tls = o.optimizerStateTensorLocationSettings;
+  const int64_t R = replicasPerUpdate(ir);
+  if (tls.location.replicatedTensorSharding != ReplicatedTensorSharding::On || R < 2 || o.hostAllReduce) return 1;
+  if (sharing.group != CommGroup() || w->info.nelms() < std::max(tls.minElementsForReplicatedTensorSharding, 1))
+    return 1;
+  auto mode = spec.modes.find("mode");
+  if (spec.algorithm == "Adam" && mode != spec.modes.end() &&
+      (mode->second == static_cast<int64_t>(AdamMode::Lamb) || mode->second == static_cast<int64_t>(AdamMode::LambNoBias)))
+    return 1;
+  return R;
+}
 
 // Accum___w += g (g cast to the accumulator's type first when they differ).
 TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) {
@@ -146,6 +168,8 @@ TensorId addReplicaReduction(Ir &ir, const WeightUpdate &u) {
 WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad, const Sharing &sharing) {
   Graph &g = ir.getMainGraph();
   WeightUpdate u{w, ir.getOptimizer()->varUpdate(w->id), {}, false, sharing};
+  u.stateShards = stateShards(ir, w, u.spec, sharing);
+  const int64_t shard = (w->info.nelms() + u.stateShards - 1) / u.stateShards;
   if (sharing.group != CommGroup() && ir.getSessionOptions().hostAllReduce)
     throw error("weight '{}' has one value per group of replicas, but hostAllReduce averages its gradient over "
                 "all processes; use the default VariableSettings with hostAllReduce", w->id);
@@ -154,15 +178,23 @@ WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad, const Sharin
   u.ins = {{0, w->id}, {1, grad}, {2, hyperPrefix + w->id}};
   InIndex next = 3;
   for (const auto &st : u.spec.state) {
-    TensorInfo info(st.type == DataType::UNDEFINED ? w->info.dataType() : st.type, st.scalar ? Shape{} : w->info.shape());
+    TensorInfo info(st.type == DataType::UNDEFINED ? w->info.dataType() : st.type,
+                    st.scalar ? Shape{} : u.stateShards > 1 ? Shape{shard} : w->info.shape());
     auto saved = ir.savedOptimizerState().find(st.name);
     // A saved state holds one value, or one per group of replicas for a weight with VariableSettings.
-    const size_t one = size_t(info.nbytes()), slots = sharing.group == CommGroup() ? 1 : size_t(
-        replicasPerUpdate(ir) / sharing.replicas);
-    const bool resume = saved != ir.savedOptimizerState().end() &&
-                        (saved->second.size() == one || saved->second.size() == one * slots);
-    g.getTensors().addVarInit(st.name, info, resume ? saved->second.data() : filled(info, st.init).data());
-    if (resume && saved->second.size() != one) g.getTensor(st.name)->setTensorData(saved->second);
+    // Sharded state: one shard per replica on the host (a saved whole state is split into them).
+    const size_t one = size_t(info.nbytes()), slots = sharing.group != CommGroup()
+                                                          ? size_t(replicasPerUpdate(ir) / sharing.replicas)
+                                                          : !st.scalar && u.stateShards > 1 ? size_t(u.stateShards) : 1;
+    std::vector<char> savedBytes;
+    if (saved != ir.savedOptimizerState().end()) {
+      savedBytes = saved->second;
+      const size_t whole = size_t(TensorInfo(info.dataType(), w->info.shape()).nbytes());
+      if (!st.scalar && u.stateShards > 1 && savedBytes.size() == whole) savedBytes.resize(one * slots, 0);
+    }
+    const bool resume = !savedBytes.empty() && (savedBytes.size() == one || savedBytes.size() == one * slots);
+    g.getTensors().addVarInit(st.name, info, resume ? savedBytes.data() : filled(info, st.init).data());
+    if (resume && savedBytes.size() != one) g.getTensor(st.name)->setTensorData(savedBytes);
     u.ins[next++] = st.name;
   }
   if (microBatchesPerUpdate(ir) > 1) {
@@ -260,6 +292,7 @@ void addVarUpdateOp(Ir &ir, WeightUpdate &u, const TensorId &clipScale) {
   attrs.setAttribute("algorithm", u.spec.algorithm);
   for (const auto &[k, v] : u.spec.modes) attrs.setAttribute(k, v);
   if (u.accumulated) attrs.setAttribute("zeroGradient", Attributes::Int(1));
+  if (u.stateShards > 1) attrs.setAttribute("stateShards", Attributes::Int(u.stateShards));
   if (!clipScale.empty()) {  // read by the kernels as the last input
     attrs.setAttribute("clipNorm", Attributes::Int(1));
     u.ins[static_cast<InIndex>(u.ins.size())] = clipScale;
