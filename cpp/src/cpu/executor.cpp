@@ -30,7 +30,9 @@ int64_t readTicks() {
 #endif
 }
 
+// Ops exchanging data with the other replicas (a var update with sharded state all-gathers its weight).
 bool isCollective(const Op &op) {
+  if (op.opid.type == "OptimizerVarUpdate") return op.attr<Attributes::Int>("stateShards", 1) > 1;
   return op.opid.type.rfind("Replicated", 0) == 0 && op.opid.domain == "ai.graphcore";
 }
 

@@ -67,3 +67,33 @@ def test_sharded_state_is_saved_and_resumed(tmp_path):
     got, want = train(resumed, data[1:], 1, 2), train(s, data[1:], 1, 2)
     for k in want:
         np.testing.assert_array_equal(got[k], want[k])
+
+
+def test_whole_state_resumes_into_a_sharded_session(tmp_path):
+    data = make_data(2, 1, 2, BATCH)
+    whole = session(BATCH, 1, 2, "sgd")
+    train(whole, data[:1], 1, 2)
+    path = str(tmp_path / "m.onnx")
+    whole.modelToHost(path)
+    resumed = session(BATCH, 1, 2, "sgd", rts_min=16, model=open(path, "rb").read())
+    got, want = train(resumed, data[1:], 1, 2), train(whole, data[1:], 1, 2)
+    for k in want:
+        np.testing.assert_array_equal(got[k], want[k])
+
+
+def test_lamb_keeps_whole_state():
+    """Lamb's trust ratio needs the norms of the whole weight and update: its state is not sharded."""
+    import popart
+    from replication._replica_models import build
+    proto, loss = build(BATCH, initial_weights())
+    opts = popart.SessionOptions()
+    opts.enableReplicatedGraphs = True
+    opts.replicatedGraphCount = 2
+    loc = popart.TensorLocation(popart.TensorStorage.OnChip, popart.ReplicatedTensorSharding.On)
+    opts.optimizerStateTensorLocationSettings = popart.TensorLocationSettings(loc, 2, 1)
+    lamb = popart.Adam({"defaultLearningRate": (0.02, False)}, mode=popart.AdamMode.Lamb)
+    s = popart.TrainingSession(fnModel=proto, dataFlow=popart.DataFlow(1, [loss]), loss=loss, optimizer=lamb,
+                               userOptions=opts, deviceInfo=popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    assert state_bytes(s)[0] == expected_state_bytes("adam", 1, 1)
+
