@@ -2,9 +2,11 @@
 of popxl.ops.var_updates, then evaluated by a second, inference-only Ir that receives the trained weights.
 
 The data is the 8x8 handwritten digits set that scikit-learn ships (1797 images, nothing is
-downloaded): 80% trains, 20% tests.
+downloaded): 80% trains, 20% tests. With --replication R the training is data-parallel: each of R
+replicas loads batch-size / R images, and the replicas average their gradients
+(ops.collectives.replicated_all_reduce) before the update, so every replica keeps the same weights.
 
-    python examples/popxl_mnist.py [--epochs 10] [--batch-size 32] [--lr 0.1]
+    python examples/popxl_mnist.py [--epochs 10] [--batch-size 32] [--lr 0.1] [--replication 1]
 """
 import argparse
 import time
@@ -15,7 +17,7 @@ import numpy as np
 import popxl
 import popxl.ops as ops
 import popxl.transforms as transforms
-from popxl.ops import var_updates
+from popxl.ops import collectives, var_updates
 
 CLASSES = 10
 
@@ -103,17 +105,24 @@ def backward(d_out, variables, layers) -> Dict[str, popxl.Tensor]:
     return grads
 
 
-def build_train_ir(batch_size: int, lr: float, params: Dict[str, np.ndarray]):
-    """Loads a batch, runs forward and backward, applies w -= lr * dw to every variable, stores the loss."""
-    ir = popxl.Ir()
+def build_train_ir(batch_size: int, lr: float, params: Dict[str, np.ndarray], replication: int = 1):
+    """Loads a batch, runs forward and backward, applies w -= lr * dw to every variable, stores the loss.
+    With replication R each replica loads batch_size / R images and the gradients are averaged over the
+    replicas."""
+    if batch_size % replication:
+        raise ValueError(f"batch size {batch_size} does not split over {replication} replicas")
+    micro = batch_size // replication
+    ir = popxl.Ir(replication=replication)
     with ir.main_graph, popxl.in_sequence():
-        img_stream = popxl.h2d_stream((batch_size, 64), popxl.float32, name="images")
-        label_stream = popxl.h2d_stream((batch_size, CLASSES), popxl.float32, name="one_hot_labels")
+        img_stream = popxl.h2d_stream((micro, 64), popxl.float32, name="images")
+        label_stream = popxl.h2d_stream((micro, CLASSES), popxl.float32, name="one_hot_labels")
         x = ops.host_load(img_stream, "x")
         one_hot = ops.host_load(label_stream, "one_hot")
         logits, variables, layers = forward(ir, x, params)
         loss, d_logits = softmax_cross_entropy(logits, one_hot)
         grads = backward(d_logits, variables, layers)
+        if replication > 1:
+            grads = {k: collectives.replicated_all_reduce(g, op="mean") for k, g in grads.items()}
         for name, var in variables.items():
             var_updates.accumulate_(var, grads[name], -lr)
         loss_stream = popxl.d2h_stream(loss.shape, loss.dtype, name="loss")
@@ -133,11 +142,13 @@ def build_test_ir(batch_size: int, params: Dict[str, np.ndarray]):
 
 
 def train(epochs: int = 10, batch_size: int = 32, lr: float = 0.1, hidden: int = 32, seed: int = 0,
-          verbose: bool = False):
-    """Trains on the digits' training split; returns (trained weights by name, losses per step)."""
+          verbose: bool = False, replication: int = 1):
+    """Trains on the digits' training split (data-parallel over `replication` replicas); returns (trained
+    weights by name, losses per step)."""
     train_x, train_y, _, _ = load_digits_split(seed=seed)
     params = init_params([64, hidden, CLASSES], seed=seed + 1)
-    ir, (img_s, label_s), loss_s, variables = build_train_ir(batch_size, lr, params)
+    ir, (img_s, label_s), loss_s, variables = build_train_ir(batch_size, lr, params, replication)
+    split = (lambda a: a.reshape((replication, -1) + a.shape[1:])) if replication > 1 else (lambda a: a)
     rng = np.random.default_rng(seed + 2)
     eye = np.eye(CLASSES, dtype=np.float32)
     losses = []
@@ -145,7 +156,8 @@ def train(epochs: int = 10, batch_size: int = 32, lr: float = 0.1, hidden: int =
     with session:
         for epoch in range(epochs):
             for images, labels in batches(train_x, train_y, batch_size, rng):
-                losses.append(float(session.run({img_s: images, label_s: eye[labels]})[loss_s]))
+                out = session.run({img_s: split(images), label_s: split(eye[labels])})[loss_s]
+                losses.append(float(np.mean(out)))
             if verbose:
                 print(f"epoch {epoch + 1}/{epochs}: mean loss {np.mean(losses[-(len(train_y) // batch_size):]):.4f}")
     trained = session.get_tensors_data(list(variables.values()))
@@ -173,9 +185,11 @@ def main():
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--lr", type=float, default=0.1)
     parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--replication", type=int, default=1)
     opts = parser.parse_args()
     start = time.perf_counter()
-    weights, _ = train(opts.epochs, opts.batch_size, opts.lr, opts.hidden, verbose=True)
+    weights, _ = train(opts.epochs, opts.batch_size, opts.lr, opts.hidden, verbose=True,
+                       replication=opts.replication)
     print(f"training took {time.perf_counter() - start:.2f} s")
     print(f"test accuracy: {evaluate(weights):.2f}%")
 

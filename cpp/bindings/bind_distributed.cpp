@@ -9,6 +9,8 @@
 #include "popart/session.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/error.hpp"
+#include "popart/tensor.hpp"
+#include <cstring>
 
 namespace popart::bindings {
 namespace {
@@ -42,9 +44,36 @@ private:
   py::function allGather_;
 };
 
+// The device buffer of variable `id` on local replica `r` of a prepared session.
+popx::TensorView replicaVariable(Session &s, const TensorId &id, int64_t r, const char *what) {
+  if (!s.isPrepared()) throw error("{}: session '{}' needs prepareDevice() first", what, s.getName());
+  popx::Executor &ex = s.getExecutor();
+  if (r < 0 || r >= ex.localReplicas())
+    throw error("{}: local replica {} is out of range (session '{}' runs {} replica(s) in this process)", what, r,
+                s.getName(), ex.localReplicas());
+  const Tensor *t = s.getIr().getTensor(id);
+  if (t->tensorType() != TensorType::Variable) throw error("{}: tensor '{}' is not a variable", what, id);
+  return ex.replica(r).view(t);
+}
+
 } // namespace
 
 void bindDistributed(py::module_ &m) {
+  m.def("_replicaVariableData", [](Session &s, const TensorId &id, int64_t r) {
+    popx::TensorView v = replicaVariable(s, id, r, "_replicaVariableData");
+    return py::bytes(static_cast<const char *>(v.raw()), static_cast<size_t>(v.nbytes()));
+  }, py::arg("session"), py::arg("id"), py::arg("localReplica"),
+        "The bytes of variable `id` on local replica `localReplica` of the session's device.");
+  m.def("_setReplicaVariableData", [](Session &s, const TensorId &id, int64_t r, const py::buffer &data) {
+    popx::TensorView v = replicaVariable(s, id, r, "_setReplicaVariableData");
+    py::buffer_info b = data.request();
+    if (b.size * b.itemsize != v.nbytes())
+      throw error("_setReplicaVariableData: {} bytes given for variable '{}', which has {} ({})",
+                  b.size * b.itemsize, id, v.nbytes(), v.info().toString());
+    std::memcpy(v.raw(), b.ptr, static_cast<size_t>(v.nbytes()));
+    s.getExecutor().replica(r).markHostWrite();
+  }, py::arg("session"), py::arg("id"), py::arg("localReplica"), py::arg("data"),
+        "Writes `data` (C-contiguous, the variable's bytes) to variable `id` on local replica `localReplica`.");
   m.def("_setProcessGroup", [](int64_t rank, int64_t size, py::function allGather) {
     if (size < 1 || rank < 0 || rank >= size) throw error("process group: rank {} of {} is invalid", rank, size);
     popx::setProcessGroup(std::make_shared<PyProcessGroup>(rank, size, std::move(allGather)));

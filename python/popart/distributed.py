@@ -20,7 +20,7 @@ import time
 
 import popart_core
 
-__all__ = ["mpi", "setup", "rank", "size", "local_rank", "local_size"]
+__all__ = ["mpi", "setup", "all_gather", "rank", "size", "local_rank", "local_size"]
 
 INSTALL_HINT = "pip install popart-cpu[distributed]"
 
@@ -81,6 +81,26 @@ def _abort_on_uncaught_exception(comm):
     sys.excepthook = hook
 
 
+def _all_gather(comm, MPI, limit: float, send, recv, what: str) -> None:
+    request = comm.Iallgather([send, MPI.BYTE], [recv, MPI.BYTE])
+    deadline = time.monotonic() + limit
+    pause = 0.0
+    while not request.Test():
+        if time.monotonic() > deadline:
+            raise popart_core.popart_runtime_error(
+                f"rank {comm.Get_rank()}: the other processes did not join {what} within {limit:g} s "
+                "(POPART_DISTRIBUTED_TIMEOUT); one of them failed, hung or runs a different program")
+        time.sleep(pause)
+        pause = min(0.001, pause + 0.00002)
+
+
+def all_gather(send, recv, what: str = "a collective") -> None:
+    """recv := every process's `send` bytes in rank order (MPI_COMM_WORLD). Raises a popart runtime error
+    naming `what` when the other processes do not join within ``POPART_DISTRIBUTED_TIMEOUT`` seconds."""
+    MPI = mpi()
+    _all_gather(MPI.COMM_WORLD, MPI, _timeout(), send, recv, what)
+
+
 def setup():
     """Registers MPI_COMM_WORLD as the process group of distributed sessions (once)."""
     if popart_core._hasProcessGroup():
@@ -89,18 +109,9 @@ def setup():
     comm = MPI.COMM_WORLD
     limit = _timeout()
 
-    def all_gather(send, recv):
-        request = comm.Iallgather([send, MPI.BYTE], [recv, MPI.BYTE])
-        deadline = time.monotonic() + limit
-        pause = 0.0
-        while not request.Test():
-            if time.monotonic() > deadline:
-                raise popart_core.popart_runtime_error(
-                    f"rank {comm.Get_rank()}: the other processes did not join a collective within {limit:g} s "
-                    "(POPART_DISTRIBUTED_TIMEOUT); one of them failed, hung or runs a different program")
-            time.sleep(pause)
-            pause = min(0.001, pause + 0.00002)
+    def gather(send, recv):
+        _all_gather(comm, MPI, limit, send, recv, "a collective")
 
-    popart_core._setProcessGroup(comm.Get_rank(), comm.Get_size(), all_gather)
+    popart_core._setProcessGroup(comm.Get_rank(), comm.Get_size(), gather)
     atexit.register(popart_core._clearProcessGroup)
     _abort_on_uncaught_exception(comm)

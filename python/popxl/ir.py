@@ -1,6 +1,7 @@
 """popxl.Ir: the IR a PopXL program builds (wraps popart._internal.ir.Ir as `_pb_ir`)."""
 import inspect
 import itertools
+from typing import Union
 
 import popart_core
 from popart._internal import ir as _ir
@@ -12,16 +13,21 @@ class Ir:
 
     _ids = itertools.count()
 
-    def __init__(self, replication: int = 1):
-        if replication == "popdist":
-            raise ValueError("Ir(replication='popdist'): popdist is not available here; launch instances with "
-                             "mpiexec and pass the replication factor of this instance")
+    def __init__(self, replication: Union[int, str] = 1):
+        """`replication`: the number of replicas, or "popdist": the instances launched by mpiexec (or
+        poprun) share the replicas, as the environment describes (see popxl._instances)."""
+        from popxl._instances import Instances
         self._id = next(Ir._ids)
         self._pb_ir = _ir.Ir()
         self._graphs = {}
         self._graph_ids = itertools.count()
         self.num_host_transfers = 1
-        self.replication_factor = replication
+        if replication == "popdist":
+            self._instances = Instances.from_environment()
+            self.replication_factor = self._instances.replicas
+        else:
+            self._instances = Instances.single()
+            self.replication_factor = replication
         self._h2d = {}
         self._d2h = {}
 
@@ -92,10 +98,15 @@ class Ir:
             raise ValueError(f"Ir.replication_factor = {value!r}: expected a positive int")
         if getattr(self, "_frozen", False):
             raise ValueError("Ir.replication_factor cannot change once a Session owns the Ir")
+        self._instances = self._instances.with_replicas(value)
         self._replication = value
+        inst = self._instances
         opts = self._pb_ir.getSessionOptions()
         opts.enableReplicatedGraphs = value > 1
-        opts.replicatedGraphCount = value
+        opts.replicatedGraphCount = inst.local_replicas
+        opts.enableDistributedReplicatedGraphs = inst.count > 1
+        opts.globalReplicationFactor = value if inst.count > 1 else 1
+        opts.globalReplicaOffset = inst.replica_offset
 
     @property
     def id(self) -> int:
@@ -104,8 +115,15 @@ class Ir:
 
     @property
     def instance_replication_factor(self) -> int:
-        """Replicas run by this process (all of them: one instance)."""
-        return self.replication_factor
+        """Replicas run by this instance (process): all of them unless the Ir was made with
+        replication="popdist" under a launcher of several instances."""
+        return self._instances.local_replicas
+
+    @property
+    def _local_replicas(self) -> range:
+        """The global indices of the replicas this instance runs."""
+        first = self._instances.replica_offset
+        return range(first, first + self._instances.local_replicas)
 
     def replica_grouping(self, stride: int = 1, group_size=None):
         """Replicas grouped `group_size` at a time, `stride` apart (group_size defaults to

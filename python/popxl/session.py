@@ -14,6 +14,7 @@ import numpy as np
 
 import popart
 import popart_core
+from popxl._replica_weights import ReplicaWeights
 from popxl.streams import DeviceToHostStream, HostToDeviceStream
 from popxl.tensor import Constant, Tensor, Variable
 
@@ -32,6 +33,15 @@ def _device(device_desc: str, num_ipus: int):
     return dm.acquireAvailableDevice(num_ipus)
 
 
+def _join_instances(instances) -> None:
+    """Connects this instance to the others over MPI (the collectives and weights_to_host use it)."""
+    from popart import distributed
+    if distributed.size() != instances.count:
+        raise ValueError(f"popxl.Session: the environment describes {instances.count} instances, but MPI runs "
+                         f"{distributed.size()} processes; launch with mpiexec -n {instances.count}")
+    distributed.setup()
+
+
 class Session:
     """Runs an Ir. The session owns the Ir from now on: it must not change."""
 
@@ -47,7 +57,9 @@ class Session:
         self.weights_to_host_on_exit = weights_to_host_on_exit
         self._stored = ir._stored_streams()
         self._loaded = ir._loaded_streams()
-        self._device = _device(device_desc, max(1, ir.replication_factor))
+        self._device = _device(device_desc, ir.instance_replication_factor)
+        if ir._instances.count > 1:
+            _join_instances(ir._instances)
         ir._freeze()
         ir._session = self
         self._pb_session = popart_core._InferenceSessionCore(ir=ir._pb_ir, deviceInfo=self._device,
@@ -58,6 +70,7 @@ class Session:
         _log.info(f"popxl.Session: compiled Ir {ir.id} ({len(ir._pb_ir.getAllGraphs())} graphs) for "
                   f"'{device_desc}' in {(time.perf_counter() - t0) * 1e3:.1f} ms")
         self._use_cache(os.environ.get("POPXL_CACHE_DIR"))
+        self._replica_weights = ReplicaWeights(ir, self._pb_session)
         self._host_in_sync = True
         self._entered_attached = []  # per open `with session:`: was the device attached on entry
         self._transfers = {"weights_from_host": 0, "weights_to_host": 0}
@@ -117,6 +130,7 @@ class Session:
         """Copies the host values of all variables to the device (must be attached)."""
         self._check_attached("weights_from_host")
         self._pb_session.weightsFromHost()
+        self._replica_weights.to_device()
         self._transfers["weights_from_host"] += 1
         _log.debug("popxl.Session: weights_from_host")
 
@@ -124,6 +138,7 @@ class Session:
         """Copies the device values of all variables to the host (must be attached)."""
         self._check_attached("weights_to_host")
         self._pb_session.weightsToHost()
+        self._replica_weights.from_device()
         self._host_in_sync = True
         self._transfers["weights_to_host"] += 1
         _log.debug("popxl.Session: weights_to_host")
@@ -151,6 +166,8 @@ class Session:
         return {t: self._host_value(t) for t in tensors}
 
     def _host_value(self, t: Tensor) -> np.ndarray:
+        if t in self._replica_weights:
+            return self._replica_weights.value(t)
         raw = t._pb_tensor.dataBytes()
         return np.frombuffer(raw, dtype=t.dtype.as_numpy()).reshape(t.shape).copy()
 
@@ -167,14 +184,18 @@ class Session:
                 raise TypeError(f"Session.write_variables_data: tensor '{t.id}' is a Constant: only variables "
                                 "can be written")
             arr = np.asarray(data)
-            if arr.shape != t.shape:
+            if arr.shape != t.shape_on_host:
                 raise ValueError(f"Session.write_variables_data: data for '{t.id}' has shape {arr.shape}, the "
-                                 f"variable has {t.shape}")
+                                 f"variable needs {t.shape_on_host} (its shape on the host: "
+                                 f"{t.replica_grouping.num_groups} group(s) of {t.shape})")
             arrays[t] = np.asarray(arr.astype(t.dtype.as_numpy(), copy=False), order="C")
         if self.is_attached and not self._host_in_sync:
             self.weights_to_host()  # keep the device's newer values of the other variables
         for t, arr in arrays.items():
-            t._pb_tensor.setTensorData(arr)
+            if t in self._replica_weights:
+                self._replica_weights.write(t, arr)
+            else:
+                t._pb_tensor.setTensorData(arr)
         if self.is_attached:
             self.weights_from_host()
 
@@ -187,8 +208,8 @@ class Session:
         lead = ()
         if self._ir.num_host_transfers > 1:
             lead += (self._ir.num_host_transfers,)
-        if self._ir.replication_factor > 1:
-            lead += (self._ir.replication_factor,)
+        if self._ir.instance_replication_factor > 1:
+            lead += (self._ir.instance_replication_factor,)
         return lead + tuple(stream.shape)
 
     def create_host_outputs(self) -> Dict[DeviceToHostStream, np.ndarray]:
@@ -234,8 +255,8 @@ class Session:
         want = self._expected_shape(s)
         if arr.shape != want:
             raise ValueError(f"Session.run: data for stream '{s.tensor_id}' has shape {arr.shape}, expected {want} "
-                             f"(num_host_transfers={self._ir.num_host_transfers}, replication_factor="
-                             f"{self._ir.replication_factor}, stream shape {s.shape})")
+                             f"(num_host_transfers={self._ir.num_host_transfers}, instance_replication_factor="
+                             f"{self._ir.instance_replication_factor}, stream shape {s.shape})")
         np_type = s.dtype.as_numpy()
         if arr.dtype != np_type:
             narrowing = arr.dtype.itemsize > np_type.itemsize or arr.dtype.kind != np_type.kind

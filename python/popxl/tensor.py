@@ -245,8 +245,10 @@ class Tensor:
         return ops.negate(self)
 
     def __iadd__(self, o):
+        """Adds `o` to this tensor in place; the name keeps referring to this tensor (as in PopXL)."""
         from popxl import ops
-        return ops.add_(self, o)
+        ops.add_(self, o)
+        return self
 
 
 def _basic_index(t: Tensor, key: tuple) -> Tensor:
@@ -353,16 +355,52 @@ def constant(data, dtype=None, name: Optional[str] = None, downcast: bool = True
 
 
 def variable(data, dtype=None, name: Optional[str] = None, downcast: bool = True, replica_grouping=None,
-             retrieval_mode=None) -> Variable:
-    """A variable tensor initialised with `data` in the main graph. `replica_grouping` gives one value per
-    group of replicas; `retrieval_mode` ("one_per_group" or "all_replicas") what the host reads back."""
+             retrieval_mode=None, *, grouping=None) -> Variable:
+    """A variable tensor initialised with `data` in the main graph.
+
+    `replica_grouping` (also accepted as `grouping`) gives one value per group of replicas: with more than
+    one group, `data` holds the groups' values along a new first axis (shape (num_groups, *shape)) and
+    each replica starts from its group's value. `retrieval_mode` is what the host reads back:
+    "one_per_group" (default: the value of each group's first replica, shaped like `data`) or
+    "all_replicas" (every replica's value, shape (replication_factor, *shape))."""
+    if grouping is not None:
+        if replica_grouping is not None and replica_grouping != grouping:
+            raise ValueError(f"variable '{name}': both replica_grouping and grouping are given, and differ")
+        replica_grouping = grouping
     if retrieval_mode not in (None, "one_per_group", "all_replicas"):
         raise ValueError(f"variable '{name}': retrieval_mode {retrieval_mode!r} is not 'one_per_group' or "
                          "'all_replicas'")
-    v = _init(data, dtype, name, "v", Variable)
+    groups = _check_grouping(replica_grouping, name)
+    arr = _to_array(data, dtype)
+    if groups > 1:
+        if arr.ndim == 0 or arr.shape[0] != groups:
+            raise ValueError(f"variable '{name}': its {replica_grouping} has {groups} groups, so the data needs "
+                             f"one value per group along its first axis (shape ({groups}, ...)); got shape "
+                             f"{arr.shape}")
+        v = _init(arr[0], dtype if dtype is not None else arr.dtype, name, "v", Variable)
+        group_data = np.array(arr, dtype=v.dtype.as_numpy(), order="C")
+    else:
+        v = _init(arr, dtype, name, "v", Variable)
+        group_data = None
     if replica_grouping is not None or retrieval_mode is not None:
-        v._graph._variable_settings[v.id] = {"replica_grouping": replica_grouping, "retrieval_mode": retrieval_mode}
+        v._graph._variable_settings[v.id] = {"replica_grouping": replica_grouping, "retrieval_mode": retrieval_mode,
+                                             "group_data": group_data}
     return v
+
+
+def _check_grouping(grouping, name) -> int:
+    """The number of groups of a variable's replica grouping (1 when None); errors name the variable."""
+    if grouping is None:
+        return 1
+    from popxl.replica_grouping import ReplicaGrouping
+    if not isinstance(grouping, ReplicaGrouping):
+        raise TypeError(f"variable '{name}': replica_grouping must be a popxl.ReplicaGrouping (from "
+                        f"ir.replica_grouping), got {type(grouping).__name__}")
+    n = context.get_current_graph().ir.replication_factor
+    if len(grouping.assignment) != n:
+        raise ValueError(f"variable '{name}': {grouping} is for {len(grouping.assignment)} replicas, but the Ir's "
+                         f"replication_factor is {n}")
+    return grouping.num_groups
 
 
 def graph_input(shape, dtype, name: Optional[str] = None, by_ref: bool = False, meta_shape=None) -> Tensor:

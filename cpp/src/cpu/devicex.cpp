@@ -163,17 +163,23 @@ std::unordered_map<const Tensor *, void *> Devicex::callerBuffers(const Graph &g
     if (t->info.nbytes() != caller->info.nbytes()) continue;
     if (void *p = callerBuffer(caller)) out[t] = p;
   }
-  std::unordered_map<const Tensor *, int> outputUses;
-  for (const auto &id : g.getOutputIds()) outputUses[g.getTensor(id)]++;
+  // An output that is a whole view or in-place result of a tensor the sub-graph makes (ReluInplace of
+  // a MatMul, say) places that tensor, its alias root, in the caller's output.
+  auto aliasRootOf = [](const Tensor *t) {
+    while (const Tensor *parent = aliasParent(t)) t = parent;
+    return t;
+  };
+  std::unordered_map<const Tensor *, int> rootUses;
+  for (const auto &id : g.getOutputIds()) rootUses[aliasRootOf(g.getTensor(id))]++;
   const auto &outs = g.getOutputIds();
   for (size_t k = 0; k < outs.size(); ++k) {
     const auto o = static_cast<OutIndex>(k);
-    const Tensor *t = g.getTensor(outs[k]);
-    if (!site->hasOutput(o) || outputUses[t] != 1 || t->tensorType() != TensorType::ActGrad || t->isGraphInput() ||
-        !t->hasProducer() || aliasParent(t) || out.count(t))
+    const Tensor *t = g.getTensor(outs[k]), *root = aliasRootOf(t);
+    if (!site->hasOutput(o) || rootUses[root] != 1 || root->tensorType() != TensorType::ActGrad ||
+        root->isGraphInput() || !root->hasProducer() || out.count(root))
       continue;
-    if (t->info.nbytes() != site->outTensor(o)->info.nbytes()) continue;
-    if (void *p = callerBuffer(site->outTensor(o))) out[t] = p;
+    if (root->info.nbytes() != site->outTensor(o)->info.nbytes()) continue;
+    if (void *p = callerBuffer(site->outTensor(o))) out[root] = p;
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
 #include "pipeline_runner.hpp"
+#include "replica_host_io.hpp"
 #include "replica_threads.hpp"
 #include "staged_stepio.hpp"
 #include <set>
@@ -141,6 +142,23 @@ void namingReplica(int64_t replica, const std::function<void()> &fn) {
   }
 }
 
+// The host streams of an explicit program (HostLoad/HostStore ops, main-graph
+// stream tensors, anchors) with their elements per transfer, for R replicas.
+std::unique_ptr<ReplicaHostIO> makeReplicaHostIO(Ir &ir, int64_t R) {
+  std::map<TensorId, int64_t> loads, stores;
+  if (ir.getSessionOptions().syntheticDataMode == SyntheticDataMode::Off) {  // else inputs are made on the device
+    for (Tensor *t : ir.getMainGraph().getTensors().getOfType(TensorType::Stream)) loads[t->id] = t->info.nelms();
+    for (const Graph *g : ir.getAllGraphs())
+      for (const auto &[id, op] : g->getOps())
+        if (auto *load = dynamic_cast<const HostLoadOp *>(op.get())) loads[load->streamId()] = load->outInfo(0).nelms();
+  }
+  for (const auto &id : ir.getDataFlow().anchors()) {
+    const HostStoreOp *store = findHostStore(ir, id);
+    stores[id] = (store ? store->inInfo(0) : ir.getTensor(id)->info).nelms();
+  }
+  return std::make_unique<ReplicaHostIO>(std::move(loads), std::move(stores), R);
+}
+
 } // namespace
 
 Executor::Executor(Ir &ir) : Executor(ir, makeCommunicator(ir)) {}
@@ -191,7 +209,10 @@ void Executor::prepare() {
     const Op *hostIO = findOp(ir_, [](const Op &op) {
       return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);
     });
-    if (hostIO) {
+    if (hostIO && ir_.isExplicitProgram()) {
+      // Each replica reads and writes its own slots of the host streams.
+      hostIO_ = makeReplicaHostIO(ir_, R);
+    } else if (hostIO) {
       // Host streams are read in replica order; such programs run their replicas one after the other.
       if (const Op *c = findOp(ir_, isCollective))
         throw error("{} exchanges data between replicas, but {} does host IO inside the program, which makes "
@@ -474,7 +495,7 @@ void Executor::runSteps(IStepIO &io, int64_t bps, int64_t accum) {
   auto counter = [&](int64_t b, int64_t a, int64_t r) {
     return base + static_cast<uint64_t>((b * accum + a) * G + offset + r);
   };
-  const std::function<void(int64_t)> runMain = [&](int64_t r) { replicas_[static_cast<size_t>(r)]->runMain(); };
+  if (hostIO_) return runWithReplicaHostIO(io, counter(0, 0, 0));
   for (int64_t b = 0; b < bps; ++b) {
     for (int64_t a = 0; a < accum; ++a) {
       for (int64_t r = 0; r < R; ++r) {
@@ -495,6 +516,27 @@ void Executor::runSteps(IStepIO &io, int64_t bps, int64_t accum) {
       forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter(b + 1, 0, 0)); });
   }
   ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
+}
+
+// An explicit program with host IO ops: the replicas run at once, each
+// through its own slots of the host streams (replica_host_io.hpp).
+void Executor::runWithReplicaHostIO(IStepIO &io, uint64_t counter) {
+  struct Finish {
+    ReplicaHostIO &slots;
+    ~Finish() { slots.finish(); }
+  } finish{*hostIO_};
+  hostIO_->take(io, ir_.getDataFlow().batchesPerStep());
+  for (int64_t r = 0; r < localReplicas(); ++r)
+    replicas_[static_cast<size_t>(r)]->beginMicroBatch(hostIO_->replicaIO(r), {0, r, true, true},
+                                                       counter + static_cast<uint64_t>(r));
+  forReplicas([&](int64_t r) {
+    Devicex &d = *replicas_[static_cast<size_t>(r)];
+    d.readInputs();
+    d.runMain();
+    d.writeAnchors();
+  });
+  ir_.randomState().counter = counter - static_cast<uint64_t>(comm_->globalOffset()) +
+                              static_cast<uint64_t>(comm_->globalReplicas());
 }
 
 void Executor::run(IStepIO &io) {

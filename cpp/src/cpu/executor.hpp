@@ -15,6 +15,7 @@ class ReplicaThreads;
 class PipelineRunner;
 class StagedStepIO;
 class ProcessGroup;
+class ReplicaHostIO;
 
 class Executor {
 public:
@@ -69,6 +70,8 @@ private:
   /// bps x accum micro-batches on every replica.
   void runSteps(IStepIO &io, int64_t bps, int64_t accum);
   void runPipelined(IStepIO &io);
+  /// One run of an explicit program with host IO ops on every replica at once.
+  void runWithReplicaHostIO(IStepIO &io, uint64_t rngCounter);
   /// Pipelining applies: stages annotated, one local replica, and weights that
   /// change only between batches (inference, or training with accumulation).
   bool pipelineApplies(std::string &why) const;
@@ -82,6 +85,7 @@ private:
   std::unique_ptr<Communicator> comm_;
   std::vector<std::unique_ptr<Devicex>> replicas_;
   std::unique_ptr<ReplicaThreads> threads_;
+  std::unique_ptr<ReplicaHostIO> hostIO_;  // per-replica host stream slots (explicit programs with host IO)
   std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of the replicas
   std::vector<std::unique_ptr<PipelineRunner>> pipelines_;   // one per local replica
   std::vector<std::unique_ptr<StagedStepIO>> staged_;        // the replicas' step IO when several pipelines run

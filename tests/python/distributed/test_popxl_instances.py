@@ -1,0 +1,109 @@
+"""Distributed PopXL instances (guide 14): Ir(replication="popdist") under the venv's mpiexec, each
+instance running its local replicas; collectives, variables and groupings span the instances."""
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import popxl
+from distributed.test_mpi import mpirun  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKER = os.path.join(HERE, "_popxl_worker.py")
+
+
+def guide_file(name):
+    """An example program of the PopXL guide ($POPXL_GUIDE_FILES, or the spec folder beside the checkout)."""
+    root = pathlib.Path(HERE).parents[2]
+    env = os.environ.get("POPXL_GUIDE_FILES")
+    candidates = [pathlib.Path(env)] if env else []
+    candidates += [p / "shared" / "spec" / "popxl-guide" / "files" for p in [root.parent, *root.parents]]
+    for c in candidates:
+        if (c / name).is_file():
+            return c / name
+    return None
+
+
+@pytest.mark.parametrize("local", [1, 2])
+def test_instances_share_replicas_collectives_and_variables(tmp_path, local):
+    out = str(tmp_path / "r")
+    p, _ = mpirun([out], script=WORKER, env={"POPDIST_NUM_LOCAL_REPLICAS": str(local)})
+    assert p.returncode == 0, p.stdout + p.stderr
+    R, T = 2 * local, 2
+    x = np.arange(T * R * 3, dtype=np.float32).reshape(T, R, 3)
+    total = x.sum(axis=1)  # [T, 3]
+    across = [[r for r in range(R) if r % 2 == q] for q in range(2)]
+    for instance in range(2):
+        got = dict(np.load(f"{out}.{instance}.npz"))
+        assert int(got["replicas"]) == R and int(got["local"]) == local
+        mine = range(instance * local, (instance + 1) * local)
+        shape = lambda a: a if local > 1 else a[:, 0]  # noqa: E731
+        np.testing.assert_array_equal(got["sum"], shape(np.stack([total] * local, axis=1)))
+        want_max = np.stack([x[:, across[r % 2]].max(axis=1) for r in mine], axis=1)
+        np.testing.assert_array_equal(got["across_max"], shape(want_max))
+        np.testing.assert_array_equal(got["gather"], shape(np.stack([x] * local, axis=1)))
+        # every instance sees the whole variables: all groups, all replicas
+        v0 = np.arange(R * 3, dtype=np.float32).reshape(R, 3) * 100
+        np.testing.assert_array_equal(got["v"], v0 + x.sum(axis=0))
+        w0 = np.array([[1.0] * 3, [2.0] * 3], np.float32)[[r % 2 for r in range(R)]]
+        np.testing.assert_array_equal(got["w"], w0 + total.sum(axis=0))
+        np.testing.assert_array_equal(got["u"], total.sum(axis=0))
+        np.testing.assert_array_equal(got["v_after_write"], -1.0 + x.sum(axis=0))
+
+
+def test_an_instance_reading_variables_alone_fails_in_bounded_time(tmp_path):
+    p, seconds = mpirun([str(tmp_path / "r"), "lonely"], script=WORKER, timeout=90,
+                        env={"POPART_DISTRIBUTED_TIMEOUT": "3"})
+    assert p.returncode != 0
+    assert seconds < 60
+    assert "did not join weights_to_host" in p.stdout + p.stderr, p.stdout + p.stderr
+
+
+def test_guide_distributed_simple_example_under_mpiexec(tmp_path):
+    path = guide_file("distributed_simple_example.py")
+    if path is None:
+        pytest.skip("the PopXL guide's example files are not beside this checkout (set POPXL_GUIDE_FILES)")
+    p, _ = mpirun([], script=str(path), cwd=str(tmp_path), mpi_args=["--tag-output"])
+    assert p.returncode == 0, p.stdout + p.stderr
+    # both instances print the whole updated variable: the groups' data + 1 (lines tagged [job,rank])
+    printed = {}
+    for line in p.stdout.splitlines():
+        tag, _, text = line.partition("<stdout>:")
+        printed.setdefault(tag.split(",")[-1].strip("[]"), []).append(text[1:] if text.startswith(" ") else text)
+    assert {rank: "\n".join(lines) for rank, lines in printed.items()} == \
+        {"0": "[[1 2 3 4]\n [5 6 7 8]]", "1": "[[1 2 3 4]\n [5 6 7 8]]"}, p.stdout
+
+
+@pytest.mark.parametrize("env,match", [
+    ({"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "0", "POPDIST_NUM_TOTAL_REPLICAS": "3"},
+     "3 replicas .POPDIST_NUM_TOTAL_REPLICAS. do not split evenly over 2 instances"),
+    ({"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "2"}, "instance index 2 .OMPI_COMM_WORLD_RANK. of 2"),
+    ({"POPDIST_NUM_INSTANCES": "x"}, "POPDIST_NUM_INSTANCES='x' is not an integer"),
+])
+def test_bad_instance_environment(monkeypatch, env, match):
+    for k in ["POPDIST_NUM_INSTANCES", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "POPDIST_INSTANCE_INDEX",
+              "OMPI_COMM_WORLD_RANK", "PMI_RANK", "POPDIST_NUM_LOCAL_REPLICAS", "POPDIST_NUM_TOTAL_REPLICAS"]:
+        monkeypatch.delenv(k, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    with pytest.raises(ValueError, match=match):
+        popxl.Ir(replication="popdist")
+
+
+def test_instance_environment(monkeypatch):
+    for k, v in {"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "1", "POPDIST_NUM_LOCAL_REPLICAS": "4"}.items():
+        monkeypatch.setenv(k, v)
+    ir = popxl.Ir(replication="popdist")
+    assert (ir.replication_factor, ir.instance_replication_factor) == (8, 4)
+    assert list(ir._local_replicas) == [4, 5, 6, 7]
+    opts = ir._pb_ir.getSessionOptions()
+    assert (opts.replicatedGraphCount, opts.globalReplicationFactor, opts.globalReplicaOffset) == (4, 8, 4)
+    assert opts.enableDistributedReplicatedGraphs
+    with pytest.raises(ValueError, match="must split evenly over the 2 instances"):
+        ir.replication_factor = 3
+    monkeypatch.delenv("OMPI_COMM_WORLD_SIZE")
+    monkeypatch.delenv("OMPI_COMM_WORLD_RANK")
+    monkeypatch.delenv("POPDIST_NUM_LOCAL_REPLICAS")
+    single = popxl.Ir(replication="popdist")
+    assert (single.replication_factor, single.instance_replication_factor) == (1, 1)
