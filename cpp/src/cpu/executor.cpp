@@ -181,7 +181,8 @@ std::vector<std::pair<Tensor *, VariableSettings>> groupedVariables(Ir &ir) {
   for (const auto &[id, vs] : nonDefaultVariableSettings(ir))
     if (tensors.contains(id) && tensors.get(id)->hasTensorData()) out.emplace_back(tensors.get(id), vs);
   const VariableSettings perReplica(CommGroup(CommGroupType::Ungrouped, 1), VariableRetrievalMode::AllReplicas);
-  for (const Op *op : ir.getMainGraph().getOpSchedule()) {
+  if (!ir.isTraining()) return out;
+  for (const auto &[id, op] : ir.getMainGraph().getOps()) {
     if (op->opid.type != "OptimizerVarUpdate" || op->attr<Attributes::Int>("stateShards", 1) < 2) continue;
     for (const auto &[i, t] : op->input->tensorMap())
       if (i >= 3 && t->tensorType() == TensorType::Variable && t->info.rank() == 1 && t->hasTensorData())
