@@ -2,6 +2,7 @@
 #include "cpu/executor.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
+#include "popart/optimizer.hpp"
 #include "popart/session.hpp"
 #include "popart/tensor.hpp"
 #include <algorithm>
@@ -61,6 +62,15 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   os << line;
   std::snprintf(line, sizeof(line), "replicas: %lld in this process, %d thread(s) each (memory above is per replica)\n",
                 static_cast<long long>(devicex_->localReplicas()), devicex_->threadsPerReplica());
+  os << line;
+  int64_t stateBytes = 0, stateTensors = 0;  // on each replica: a sharded state holds its shard only
+  for (const Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable))
+    if (isOptimizerStateId(t->id)) {
+      stateBytes += t->info.nbytes();
+      ++stateTensors;
+    }
+  std::snprintf(line, sizeof(line), "optimizer state: %lld bytes per replica in %lld tensor(s)\n",
+                static_cast<long long>(stateBytes), static_cast<long long>(stateTensors));
   os << line;
   if (!devicex_->pipelineSummary().empty()) os << devicex_->pipelineSummary() << "\n";
   std::snprintf(line, sizeof(line), "time in ops since last reset: %.3f ms over %zu ops\n", total.count() / 1e6, stats.size());
