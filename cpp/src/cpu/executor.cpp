@@ -254,7 +254,7 @@ void Executor::prepare() {
     }
   }
   // One program instance: weights that kernels keep only in their own layout need no plain device copy.
-  if (R == 1 && !pipeline_ && comm_->globalReplicas() == 1) {
+  if (R == 1 && pipelines_.empty() && comm_->globalReplicas() == 1) {
     const int64_t freed = replicas_.front()->dropPlainCopies();
     if (freed) logging::devicex::info("{} bytes of weights kept only in the kernels' layouts", freed);
   }
