@@ -75,7 +75,14 @@ def build(name):
     if name == "resnet50":
         return resnet50()
     if name == "encoder12":
-        return nn.Sequential(*[build_torch_model("encoder") for _ in range(12)]).eval()
+        import torch
+        layers = [build_torch_model("encoder") for _ in range(12)]
+        with torch.no_grad():  # distinct weights per layer (the exporter would share equal initializers)
+            for i, layer in enumerate(layers):
+                torch.manual_seed(100 + i)
+                for p in layer.parameters():
+                    p.add_(0.01 * torch.randn_like(p))
+        return nn.Sequential(*layers).eval()
     return build_torch_model(name)
 
 
