@@ -85,6 +85,14 @@ TensorView Devicex::scratch(const TensorInfo &info) {
   return TensorView(blocks_.back()->data, info);
 }
 
+TensorView Devicex::workspace(const TensorInfo &info) {
+  const int64_t offset = workspaceOffset_;
+  char *p = workspace_.at(offset, info.nbytes());
+  if (!p) return scratch(info);
+  workspaceOffset_ = offset + alignUp(std::max<int64_t>(info.nbytes(), 1));
+  return TensorView(p, info);
+}
+
 void Devicex::setOutTensor(const Op *op, OutIndex i, const TensorView &t) { outCopies_[op].emplace_back(i, t); }
 
 void Devicex::copy(const TensorView &dst, const TensorView &src) {
@@ -212,11 +220,24 @@ void Devicex::planGraph(const Graph &g) {
 
 Sequence Devicex::growOps(const std::vector<Op *> &ops) {
   Sequence prog;
+  // Every op's workspace starts where the enclosing op's (if any) ends; the ops of a
+  // sub-graph grown inside an op's grow end before that op's later workspaces start.
+  const int64_t wsBase = workspaceOffset_;
+  int64_t wsEnd = wsBase;
+  struct Depth {
+    Devicex &d;
+    const int64_t &end;
+    int64_t base;
+    explicit Depth(Devicex &dv, const int64_t &e, int64_t b) : d(dv), end(e), base(b) { ++d.growDepth_; }
+    ~Depth() { d.workspaceOffset_ = --d.growDepth_ > 0 ? end : base; }  // top level: programs run one at a time
+  } depth(*this, wsEnd, wsBase);
   for (Op *op : ops) {
     std::unique_ptr<Opx> opx;
     withOpContext(*op, "creating the kernel (Opx) of", [&] { opx = OpxManager::createOpx(op, this); });
     Sequence steps;
+    workspaceOffset_ = wsBase;
     withOpContext(*op, "lowering", [&] { opx->grow(steps); });
+    wsEnd = std::max(wsEnd, workspaceOffset_);
     for (const auto &[i, t] : outCopies_[op]) {
       TensorView dst = view(op->outTensor(i));
       steps.add([dst, t] { copy(dst, t); });

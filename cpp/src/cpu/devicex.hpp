@@ -5,6 +5,7 @@
 // runs them concurrently; collective ops reach the other replicas through the
 // Communicator.
 #pragma once
+#include "cpu/workspace.hpp"
 #include "popart/ir.hpp"
 #include "popart/popx/opx.hpp"
 #include "popart/stepio.hpp"
@@ -103,6 +104,11 @@ public:
   /// Buffer of a tensor (planned for ActGrad, persistent for the others).
   TensorView view(const Tensor *t) const;
   TensorView scratch(const TensorInfo &info);
+  /// Memory for a kernel's temporaries that it uses only while its own steps run (it
+  /// runs no sub-graph program in between): the ops of a program share one region,
+  /// so these cost the largest op's, not their sum. Several calls by one kernel get
+  /// disjoint memory.
+  TensorView workspace(const TensorInfo &info);
   void setOutTensor(const Op *op, OutIndex i, const TensorView &t);
   /// The program of a sub-graph, grown on first use (Call, If, Loop, Scan).
   const Sequence &graphProgram(const Graph &g);
@@ -153,6 +159,7 @@ public:
   }
   int64_t plannedBytes() const { return plannedBytes_; }
   int64_t persistentBytes() const { return persistentBytes_; }
+  int64_t workspaceBytes() const { return workspace_.bytes(); }
 
 private:
   struct GraphPlan;
@@ -208,6 +215,9 @@ private:
   std::map<int64_t, RemoteBuffer> remoteBuffers_;
   std::map<std::pair<int64_t, int64_t>, const Tensor *> boundEntries_;  // (buffer, index) -> tensor
   int64_t plannedBytes_ = 0, persistentBytes_ = 0;
+  Workspace workspace_;
+  int64_t workspaceOffset_ = 0;  // where the kernel being created gets its next workspace
+  int growDepth_ = 0;            // growOps calls in progress (a sub-graph grown inside an op's grow)
 };
 
 } // namespace popart::popx

@@ -57,6 +57,7 @@ public:
   /// Bytes of one replica.
   int64_t plannedBytes() const { return replicas_.front()->plannedBytes(); }
   int64_t persistentBytes() const { return replicas_.front()->persistentBytes(); }
+  int64_t workspaceBytes() const { return replicas_.front()->workspaceBytes(); }
   int threadsPerReplica() const;
   /// Placement for the report: stages, segments, in-flight micro-batches (empty when not pipelined).
   std::string pipelineSummary() const;

@@ -325,8 +325,13 @@ void GraphImporter::addNode(const onnxpb::Node &n) {
 
 void importModel(Ir &ir) {
   const onnxpb::Model *m = ir.getModel();
-  if (!m || !m->hasGraph) throw error("the ONNX model has no graph");
-  GraphImporter(ir, ir.getMainGraph()).importMain(m->graph);
+  if (!m) throw error("the ONNX model has no graph");
+  importModel(ir, *m);
+}
+
+void importModel(Ir &ir, const onnxpb::Model &source) {
+  if (!source.hasGraph) throw error("the ONNX model has no graph");
+  GraphImporter(ir, ir.getMainGraph()).importMain(source.graph);
   logging::ir::info("imported ONNX model: {} ops, {} tensors", ir.getMainGraph().getOps().size(),
                     ir.getMainGraph().getTensors().n());
 }

@@ -13,6 +13,8 @@ struct Tensor;
 
 /// Builds the main graph (and sub-graphs) of `ir` from its ONNX model.
 void importModel(Ir &ir);
+/// The same from `source` (a model equal to the IR's, whose initializers may have no data).
+void importModel(Ir &ir, const onnxpb::Model &source);
 /// Decodes a TensorProto's values (raw_data or typed fields) into host bytes.
 std::vector<char> tensorBytes(const onnxpb::Tensor &t, const TensorInfo &info);
 TensorInfo tensorInfoOf(const onnxpb::Tensor &t);

@@ -11,25 +11,54 @@
 #include "popart/patterns.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/dataflow.hpp"
+#include "popart/tensor.hpp"
 #include "transforms/pipeline.hpp"
 
 namespace popart {
 namespace {
 
-/// The IR keeps the model (modelToHost, name checks), but the bytes of initializers that are now tensors
-/// with host data are read from those tensors: the model's copy is dropped, so weights are not held twice.
-void dropImportedInitializerData(onnxpb::Model &m, const Graph &g) {
-  for (auto &init : m.graph.initializer) {
-    if (m.externalInitializers.count(init.name) || !g.getTensors().contains(init.name) ||
-        !g.getTensor(init.name)->hasTensorData())
-      continue;
-    std::string().swap(init.rawData);
-    std::vector<float>().swap(init.floatData);
-    std::vector<int32_t>().swap(init.int32Data);
-    std::vector<int64_t>().swap(init.int64Data);
-    std::vector<double>().swap(init.doubleData);
-    std::vector<uint64_t>().swap(init.uint64Data);
-  }
+// A TensorProto without its values (keep in step with onnxpb::Tensor's payload fields).
+onnxpb::Tensor withoutValues(const onnxpb::Tensor &t) {
+  onnxpb::Tensor h;
+  h.dims = t.dims;
+  h.dataType = t.dataType;
+  h.name = t.name;
+  h.docString = t.docString;
+  h.hasRawData = t.hasRawData;
+  h.externalData = t.externalData;
+  h.dataLocation = t.dataLocation;
+  h.metadataProps = t.metadataProps;
+  h.unknown = t.unknown;
+  return h;
+}
+
+// The model with its main graph's initializers as names, types and shapes only: the
+// values live in the IR's tensors once imported, so the IR does not keep a second copy.
+onnxpb::Model withoutInitializerValues(const onnxpb::Model &m) {
+  onnxpb::Model out;
+  out.irVersion = m.irVersion;
+  out.opsetImport = m.opsetImport;
+  out.producerName = m.producerName;
+  out.producerVersion = m.producerVersion;
+  out.domain = m.domain;
+  out.modelVersion = m.modelVersion;
+  out.docString = m.docString;
+  out.hasGraph = m.hasGraph;
+  out.metadataProps = m.metadataProps;
+  out.unknown = m.unknown;
+  out.externalInitializers = m.externalInitializers;
+  const onnxpb::Graph &g = m.graph;
+  out.graph.node = g.node;
+  out.graph.name = g.name;
+  out.graph.docString = g.docString;
+  out.graph.input = g.input;
+  out.graph.output = g.output;
+  out.graph.valueInfo = g.valueInfo;
+  out.graph.metadataProps = g.metadataProps;
+  out.graph.unknown = g.unknown;
+  out.graph.initializer.reserve(g.initializer.size());
+  for (const auto &t : g.initializer) out.graph.initializer.push_back(withoutValues(t));
+  return out;
 }
 
 } // namespace
@@ -43,10 +72,17 @@ void Ir::prepare(const IrBundle &b) {
   if (b.inputShapeInfo) *inputShapeInfo_ = *b.inputShapeInfo;
   if (b.optimizer) setOptimizer(*b.optimizer);
   finalLossId_ = b.loss;
-  setOnnxModel(*b.model);
-  importModel(*this);
+  model_ = std::make_unique<onnxpb::Model>(withoutInitializerValues(*b.model));
+  importModel(*this, *b.model);
   runIrPipeline(*this);
-  dropImportedInitializerData(*model_, getMainGraph());
+  // An initializer whose values no host tensor of the main graph holds (folded into a
+  // constant, pruned) keeps them in the model, for modelToHost to write back unchanged.
+  const auto &tensors = getMainGraph().getTensors();
+  for (size_t i = 0; i < model_->graph.initializer.size(); ++i) {
+    onnxpb::Tensor &init = model_->graph.initializer[i];
+    if (!tensors.contains(init.name) || !tensors.get(init.name)->hasTensorData())
+      init = b.model->graph.initializer[i];
+  }
 }
 
 } // namespace popart

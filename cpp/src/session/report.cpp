@@ -57,8 +57,10 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   std::sort(order.begin(), order.end(), [](auto *a, auto *b) { return a->time > b->time; });
   char line[512];
   os << "popart-cpu summary report for session '" << name_ << "'\n";
-  std::snprintf(line, sizeof(line), "memory: activations arena %.3f MB, persistent (weights, inputs, constants) %.3f MB\n",
-                devicex_->plannedBytes() / 1e6, devicex_->persistentBytes() / 1e6);
+  std::snprintf(line, sizeof(line),
+                "memory: activations arena %.3f MB, persistent (weights, inputs, constants) %.3f MB, "
+                "op workspace %.3f MB\n",
+                devicex_->plannedBytes() / 1e6, devicex_->persistentBytes() / 1e6, devicex_->workspaceBytes() / 1e6);
   os << line;
   std::snprintf(line, sizeof(line), "replicas: %lld in this process, %d thread(s) each (memory above is per replica)\n",
                 static_cast<long long>(devicex_->localReplicas()), devicex_->threadsPerReplica());

@@ -3,6 +3,7 @@
 // 0 where B = 0) or dY * A^B * log(A) (Pow arg 1, 0 where A = 0 and B >= 0, NaN for
 // A < 0, as torch) over the forward output's shape, then summed over the dims the
 // input was broadcast along. Float types; float16 computes in float.
+#include "cpu/devicex.hpp"
 #include "sum_to_shape.hpp"
 #include "ops/binary_arith.hpp"
 #include "popart/opidentifiers.hpp"
@@ -26,9 +27,11 @@ public:
     const Shape &outShape = op.fwdOutShape();
     auto dx = getOutTensor(0);
     const bool reduce = dx.nelms() != TensorInfo(dx.dtype(), outShape).nelms();
-    popx::TensorView full = reduce ? createTensor(TensorInfo(dx.dtype(), outShape)) : dx;
-    BroadcastPlan sumPlan = makeSumPlan(op.fwdShape(arg), outShape);
     const std::string &type = op.arithType();
+    // Add/Sub sum dY to the input's shape directly; the others compute over the output's shape first.
+    const bool direct = type == "Add" || type == "Sub";
+    popx::TensorView full = reduce && !direct ? dv_p->workspace(TensorInfo(dx.dtype(), outShape)) : dx;
+    BroadcastPlan sumPlan = makeSumPlan(op.fwdShape(arg), outShape);
     std::vector<popx::TensorView> ins;
     for (InIndex i = 0; i < op.input->maxIndex(); ++i) ins.push_back(getInTensor(i));
     BroadcastPlan plan;  // dY (or A) against the other forward input
@@ -43,7 +46,7 @@ public:
         const T *dy = ins[0].data<T>();
         T *t = full.data<T>();
         const int64_t n = full.nelms();
-        if (type == "Add" || type == "Sub") {
+        if (direct) {
           if (!reduce) std::memcpy(t, dy, static_cast<size_t>(full.nbytes()));
           else sumToShape(sumPlan, dy, dx.data<T>(), dx.nelms()), t = nullptr;
         } else if (type == "Mul") {

@@ -6,6 +6,7 @@
 // Gradients are products of the same kind over transposed (strided) views: MatMul's dA = dY B^T and
 // dB = A^T dY summed over broadcast batch dims (folded into the contraction when possible, else a
 // batched product into a scratch tensor and a sum), Gemm's dA/dB likewise and dC = beta * sum(dY).
+#include "cpu/devicex.hpp"
 #include "dispatch.hpp"
 #include "ops/matmul_shape.hpp"
 #include "popart/popx/opx.hpp"
@@ -342,7 +343,7 @@ bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedPr
   if (!direct && !fold) {
     Shape full = p.batch;
     full.insert(full.end(), {p.rows, p.cols});
-    dst = opx.createTensor(TensorInfo(DataType::FLOAT, full));
+    dst = opx.dv_p->workspace(TensorInfo(DataType::FLOAT, full));
     auto order = std::make_shared<const std::vector<int64_t>>(productGroups(p));
     int64_t mat = p.rows * p.cols, terms = total / p.groups();
     step->epilogue = [order, dst, out, mat, terms] {

@@ -5,6 +5,7 @@
 //   zero: the zero gets g * product of the others, the rest 0; more zeros: 0 (as torch).
 // Max/Min tie counts and Prod's zero count / non-zero product are K-shaped buffers
 // filled by a first pass. float16 computes in float.
+#include "cpu/devicex.hpp"
 #include "broadcast.hpp"
 #include "dispatch.hpp"
 #include "ops/reduce.hpp"
@@ -103,8 +104,8 @@ public:
     const BroadcastPlan plan = makeBroadcastPlan(keep, keep, x.shape());
     const TensorInfo keepInfo(dy.dtype(), keep);
     const bool grouped = k == ReduceGradKind::Max || k == ReduceGradKind::Min || k == ReduceGradKind::Prod;
-    popx::TensorView aux0 = grouped ? createTensor(keepInfo) : popx::TensorView{};
-    popx::TensorView aux1 = k == ReduceGradKind::Prod ? createTensor(keepInfo) : popx::TensorView{};
+    popx::TensorView aux0 = grouped ? dv_p->workspace(keepInfo) : popx::TensorView{};
+    popx::TensorView aux1 = k == ReduceGradKind::Prod ? dv_p->workspace(keepInfo) : popx::TensorView{};
     const double count = keepInfo.nelms() ? double(x.nelms()) / double(keepInfo.nelms()) : 1.0;
     prog.add([=] {
       if (dx.nelms() == 0) return;

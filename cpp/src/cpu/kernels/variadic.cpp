@@ -3,6 +3,7 @@
 // propagate NaN. One input is copied.
 // <Type>ArgGrad for input k: t = dy (Sum), dy / N (Mean), dy [x_k == y] / count with
 // count = #{j : x_j == y} (Max/Min, ties share), summed over k's broadcast dims.
+#include "cpu/devicex.hpp"
 #include "popart/popx/opx.hpp"
 #include "strided_copy.hpp"
 #include "sum_to_shape.hpp"
@@ -105,8 +106,8 @@ public:
     const bool reduce = dx.nelms() != dy.nelms();
     const BroadcastPlan sumPlan = makeSumPlan(dx.shape(), out);
     const bool ties = type == "Max" || type == "Min";
-    popx::TensorView full = reduce && ties ? createTensor(dy.info()) : dx;
-    popx::TensorView cnt = ties ? createTensor(dy.info()) : popx::TensorView{};
+    popx::TensorView full = reduce && ties ? dv_p->workspace(dy.info()) : dx;
+    popx::TensorView cnt = ties ? dv_p->workspace(dy.info()) : popx::TensorView{};
     std::vector<popx::TensorView> xs;
     std::vector<BroadcastPlan> plans;
     for (int64_t j = 0; ties && j < n; ++j) {
