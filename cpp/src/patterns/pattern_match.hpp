@@ -1,4 +1,4 @@
-// Matching helpers of the training fusion patterns (GeluFusion, LayerNormFusion): which op reads a result,
+// Matching helpers of the training fusion patterns (GeluFusion, TrainingLayerNormFusion): which op reads a result,
 // scalar constants, topological constraints.
 #pragma once
 #include "popart/dataflow.hpp"

@@ -1,4 +1,4 @@
-// LayerNormFusion (training graphs): LayerNorm written as nine ops over the last axis, m = ReduceMean(x),
+// TrainingLayerNormFusion (training graphs): LayerNorm written as nine ops over the last axis, m = ReduceMean(x),
 // c = x - m, v = ReduceMean(c * c), y = c / Sqrt(v + eps) * w + b, becomes one LayerNormalization (axis -1,
 // epsilon eps) with scale w and bias b of the last dim's size. Autodiff then builds one
 // LayerNormalizationGrad instead of the gradients of nine ops and the sums of c's three uses: a BERT layer's
@@ -76,7 +76,7 @@ LayerNormChain layerNormAt(Op *div) {
   return f;
 }
 
-class LayerNormFusion final : public Pattern {
+class TrainingLayerNormFusion final : public Pattern {
 public:
   bool matches(Op *op) const override {
     if (!isOnnxOp(op, "Div") || !op->getIr().isTraining()) return false;
@@ -105,5 +105,5 @@ public:
 };
 
 } // namespace
-POPART_REGISTER_PATTERN(LayerNormFusion, "LayerNormFusion", false, PatternsLevel::Default);
+POPART_REGISTER_PATTERN(TrainingLayerNormFusion, "TrainingLayerNormFusion", false, PatternsLevel::Default);
 } // namespace popart
