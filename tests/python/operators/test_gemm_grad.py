@@ -49,6 +49,13 @@ def test_gemm_grad_large(op_tester, dtype):
                         torch_fn=torch_gemm(1.0, 1.0, 0, 1))
 
 
+@pytest.mark.parametrize("trans_b", [0, 1])
+def test_gemm_grad_packed_b(op_tester, trans_b):
+    """512 rows and a 1600-wide dB: oneDNN reads a row-major B packed."""
+    check_against_torch(op_tester, "Gemm", operands(512, 24, 1600, 0, trans_b, (1600,), np.float32),
+                        attrs={"transB": trans_b, "alpha": 0.5}, torch_fn=torch_gemm(0.5, 1.0, 0, trans_b))
+
+
 @pytest.mark.parametrize("opset,attrs", [(6, {"broadcast": 1}), (7, {}), (9, {}), (11, {}), (13, {})])
 def test_gemm_grad_versions(op_tester, opset, attrs):
     check_against_torch(op_tester, "Gemm", operands(3, 4, 2, 1, 0, (1, 2), np.float32), opset=opset,

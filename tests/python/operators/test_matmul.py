@@ -84,3 +84,42 @@ def test_matmul_constant_folded(op_tester):  # all inputs constant: evaluated at
     rs = np.random.RandomState(5)
     a, b = rs.randn(3, 4).astype(np.float32), rs.randn(4, 2).astype(np.float32)
     op_tester.check("MatMul", [op_tester.const(a), op_tester.const(b)], reference=np.matmul, rtol=1e-5, atol=1e-5)
+
+
+# Products with many rows (>= 512) or a wide B (>= 1536 columns) reorder a row-major B into
+# oneDNN's packed layout before the product; smaller ones read it in place: both sides of
+# the thresholds, B fed at run time or a constant (packed once per host write).
+@pytest.mark.parametrize("a_shape,b_shape", [
+    ((2, 256, 24), (24, 40)),      # 512 rows: packed
+    ((511, 24), (24, 40)),         # 511 rows: in place
+    ((3, 20), (20, 1536)),         # wide B: packed
+    ((3, 20), (20, 1535)),
+])
+@pytest.mark.parametrize("constant_b", [False, True])
+def test_matmul_packed_b(op_tester, a_shape, b_shape, constant_b):
+    rs = np.random.RandomState(5)
+    a, b = rs.randn(*a_shape).astype(np.float32), rs.randn(*b_shape).astype(np.float32)
+    op_tester.check("MatMul", [a, op_tester.const(b) if constant_b else b], reference=np.matmul,
+                    rtol=1e-4, atol=1e-4)
+
+
+def test_matmul_packed_weight_follows_host_writes():
+    """A packed weight B is reordered again after each weightsFromHost (writeWeights)."""
+    rs = np.random.RandomState(6)
+    w0, w1 = rs.randn(16, 1600).astype(np.float32), rs.randn(16, 1600).astype(np.float32)
+    x = rs.randn(4, 16).astype(np.float32)
+    builder = popart.Builder()
+    xi = builder.addInputTensor(popart.TensorInfo("FLOAT", [4, 16]))
+    wi = builder.addInitializedInputTensor(w0)
+    y = builder.aiOnnx.matmul([xi, wi])
+    session = popart.InferenceSession(builder.getModelProto(), popart.DataFlow(1, [y]),
+                                      popart.DeviceManager().createCpuDevice())
+    session.prepareDevice()
+    session.weightsFromHost()
+    out = session.initAnchorArrays()
+    session.run(popart.PyStepIO({xi: x}, out))
+    np.testing.assert_allclose(out[y], x @ w0, rtol=1e-4, atol=1e-4)
+    session.writeWeights(popart.PyWeightsIO({wi: w1}))
+    session.weightsFromHost()
+    session.run(popart.PyStepIO({xi: x}, out))
+    np.testing.assert_allclose(out[y], x @ w1, rtol=1e-4, atol=1e-4)

@@ -23,6 +23,9 @@ SHAPES = [
     ((2, 3, 5), (5,)),
     ((1, 1), (1, 1)),
     ((64, 128), (128, 96)),
+    ((2, 8, 520), (520, 6)),       # dB = A^T dY over 520 rows: B (dY) packed
+    ((520, 8), (8, 6)),            # 520-row product: B packed
+    ((4, 6), (6, 1600)),           # wide B packed; dB = A^T dY [6, 1600] packed too
 ]
 
 

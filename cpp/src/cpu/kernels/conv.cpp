@@ -352,8 +352,13 @@ void convBiasGrad(KernelContext &ctx) {
     popx::Opx::parallelFor(m, [&](int64_t b, int64_t e) {
       for (int64_t c = b; c < e; ++c) {
         Acc acc = 0;
-        for (int64_t i = 0; i < n; ++i)
-          for (const T *p = dy + (i * m + c) * size, *end = p + size; p < end; ++p) acc += Acc(*p);
+        for (int64_t i = 0; i < n; ++i) {
+          const T *p = dy + (i * m + c) * size;
+          Acc part = 0;  // lane-wise partial sums (a serial float sum runs at one add per FP latency)
+#pragma omp simd reduction(+ : part)
+          for (int64_t j = 0; j < size; ++j) part += Acc(p[j]);
+          acc += part;
+        }
         db[c] = static_cast<T>(acc);
       }
     }, 1);

@@ -3,6 +3,8 @@
 #include "dispatch.hpp"
 #include "ops/loss_reduction.hpp"
 #include "popart/cpu/kernel.hpp"
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace popart::cpu {
@@ -44,6 +46,7 @@ void nllFwd(KernelContext &ctx) {
     auto out = ctx.out<T>(0);
     double total = 0;
     int64_t counted = 0;
+    const int64_t red = reduction(ctx);
     for (int64_t r = 0; r < s.rows; ++r) {
       int64_t label = labelAt(ctx.inView(1), r);
       double v = 0;
@@ -52,11 +55,11 @@ void nllFwd(KernelContext &ctx) {
         v = s.logProb ? -x : -std::log(x);
         ++counted;
       }
-      if (reduction(ctx) == 2) out[r] = T(v);
+      if (red == 2) out[r] = T(v);
       total += v;
     }
-    if (reduction(ctx) == 0) out[0] = T(total);
-    if (reduction(ctx) == 1) out[0] = T(counted ? total / counted : 0.0);
+    if (red == 0) out[0] = T(total);
+    if (red == 1) out[0] = T(counted ? total / counted : 0.0);
   });
 }
 
@@ -70,29 +73,43 @@ void nllGrad(KernelContext &ctx) {
     for (auto &v : dp) v = T(0.0f);
     int64_t counted = 0;
     for (int64_t r = 0; r < s.rows; ++r) counted += !(s.hasIgnore && labelAt(ctx.inView(2), r) == s.ignore);
-    double scale = reduction(ctx) == 1 ? (counted ? 1.0 / counted : 0.0) : 1.0;
+    const int64_t red = reduction(ctx);
+    double scale = red == 1 ? (counted ? 1.0 / counted : 0.0) : 1.0;
     for (int64_t r = 0; r < s.rows; ++r) {
       int64_t label = labelAt(ctx.inView(2), r);
       if (s.hasIgnore && label == s.ignore) continue;
       int64_t at = r * s.classes + checkedLabel(s, label, r);
-      double g = (reduction(ctx) == 2 ? double(dl[r]) : double(dl[0])) * scale;
+      double g = (red == 2 ? double(dl[r]) : double(dl[0])) * scale;
       dp[at] = T(s.logProb ? -g : -g / double(p[at]));
     }
   });
 }
 
-// Reduces per-element values f(x_i) into the loss output.
+// Reduces per-element values f(x_i) into the loss output: partial sums over at
+// most 64 pieces (in parallel) added in piece order, so the result depends on the
+// size only, not on the thread count.
 template <class T, class F> void reduceInto(KernelContext &ctx, F f) {
   auto x = ctx.in<T>(0);
   auto out = ctx.out<T>(0);
+  const int64_t n = x.size(), red = reduction(ctx), pieces = std::min<int64_t>(64, (n + 4095) / 4096);
+  const T *xp = x.data();
+  T *op = out.data();
+  std::array<double, 64> partial{};
+  popx::Opx::parallelFor(pieces, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      double total = 0;
+      for (int64_t i = n * p / pieces; i < n * (p + 1) / pieces; ++i) {
+        double v = f(double(xp[i]));
+        if (red == 2) op[i] = T(v);
+        total += v;
+      }
+      partial[static_cast<size_t>(p)] = total;
+    }
+  }, 2);
   double total = 0;
-  for (int64_t i = 0; i < x.size(); ++i) {
-    double v = f(double(x[i]));
-    if (reduction(ctx) == 2) out[i] = T(v);
-    total += v;
-  }
-  if (reduction(ctx) == 0) out[0] = T(total);
-  if (reduction(ctx) == 1) out[0] = T(x.size() ? total / x.size() : 0.0);
+  for (int64_t p = 0; p < pieces; ++p) total += partial[static_cast<size_t>(p)];
+  if (red == 0) op[0] = T(total);
+  if (red == 1) op[0] = T(n ? total / n : 0.0);
 }
 
 // dx_i = dL (or dL_i) * scale * f'(x_i).
@@ -100,9 +117,13 @@ template <class T, class F> void spreadGrad(KernelContext &ctx, F fprime) {
   auto dl = ctx.in<T>(0);
   auto x = ctx.in<T>(1);
   auto dx = ctx.out<T>(0);
-  double scale = reduction(ctx) == 1 && x.size() ? 1.0 / x.size() : 1.0;
-  for (int64_t i = 0; i < x.size(); ++i)
-    dx[i] = T((reduction(ctx) == 2 ? double(dl[i]) : double(dl[0])) * scale * fprime(double(x[i])));
+  const int64_t n = x.size(), red = reduction(ctx);
+  const double scale = red == 1 && n ? 1.0 / n : 1.0, dl0 = double(dl[0]);
+  const T *dlp = dl.data(), *xp = x.data();
+  T *dxp = dx.data();
+  popx::Opx::parallelFor(n, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) dxp[i] = T((red == 2 ? double(dlp[i]) : dl0) * scale * fprime(double(xp[i])));
+  }, 16384);
 }
 
 void l1Fwd(KernelContext &ctx) {

@@ -16,7 +16,9 @@
 #include <string>
 #include <tuple>
 #ifdef POPART_WITH_DNNL
+#include "cpu/devicex.hpp"
 #include "cpu/dnnl/primitive_step.hpp"
+#include "popart/tensor.hpp"
 #endif
 
 namespace popart::cpu {
@@ -200,6 +202,32 @@ bool makeDnnlMatmul(const memory::desc &a, const memory::desc &b, const memory::
   }
 }
 
+/// oneDNN 3.2's brgemm matmul copies a plain row-major B ("weights") block by block while it
+/// runs, slowly for a wide B (3x at n = 3072) or many rows (1.1x at 512): B is then reordered
+/// first, once per run, into the layout the primitive picks (a workspace tensor), or once per
+/// host write for B that only the host writes. Small products keep the plain B (a reorder
+/// costs more than it saves).
+bool packsB(int64_t rows, int64_t n, bool transB) { return !transB && (rows >= 512 || n >= 1536); }
+
+/// `b` with any layout (the primitive picks) when packsB, else `b` itself.
+memory::desc weightsQuery(const memory::desc &b, bool pack) {
+  return pack ? memory::desc(b.get_dims(), memory::data_type::f32, memory::format_tag::any) : b;
+}
+
+/// B bound for matmul `mm`: the plain memory, or a reorder of it into the layout mm chose.
+memory boundB(PrimitiveStep &step, const dnnl::matmul &mm, const memory::desc &plain, void *data,
+              const uint64_t *hostWrites) {
+  const_dnnl_memory_desc_t want = dnnl_primitive_desc_query_md(mm.get_primitive_desc(), dnnl_query_weights_md, 0);
+  dnnl_memory_desc_t copy = nullptr;
+  dnnl_memory_desc_clone(&copy, want);
+  return step.inputCachedAs(dnnl_ctx::wrap(plain, data), memory::desc(copy), hostWrites);
+}
+
+/// Devicex::hostWriteCounter of input `i` (null: written by ops, reordered every run).
+const uint64_t *hostWritesOf(const popx::Opx &opx, InIndex i) {
+  return opx.dv_p->hostWriteCounter(opx.op_p->inTensor(i));
+}
+
 bool growMatmulDnnl(popx::Sequence &prog, const popx::Opx &opx) {
   auto g = matmulGeometry(opx.inShape(0), opx.inShape(1));
   bool flat = g.batchSize() == 1 || std::all_of(g.batchB.begin(), g.batchB.end(), [](int64_t d) { return d == 1; });
@@ -214,11 +242,12 @@ bool growMatmulDnnl(popx::Sequence &prog, const popx::Opx &opx) {
   if (da.size() > DNNL_MAX_NDIMS || rows * g.k * g.n == 0) return false;
   dnnl::matmul mm;
   auto ma = dnnl_ctx::plainDesc(da), mb = dnnl_ctx::plainDesc(db), my = dnnl_ctx::plainDesc(dy);
-  if (!makeDnnlMatmul(ma, mb, my, {}, mm)) return false;
+  if (!makeDnnlMatmul(ma, weightsQuery(mb, flat && packsB(rows, g.n, false)), my, {}, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto a = step->staging.in(opx, 0), b = step->staging.in(opx, 1), y = step->staging.out(opx, 0);
+  auto bm = boundB(*step, mm, mb, b.raw(), opx.inInfo(1).dataType() == DataType::FLOAT ? hostWritesOf(opx, 1) : nullptr);
   step->add(mm, {{DNNL_ARG_SRC, dnnl_ctx::wrap(ma, a.raw())},
-                 {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(mb, b.raw())},
+                 {DNNL_ARG_WEIGHTS, bm},
                  {DNNL_ARG_DST, dnnl_ctx::wrap(my, y.raw())}});
   addStep(prog, step, opx);
   return true;
@@ -245,7 +274,8 @@ bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, bool acti
   if (activate && l.activation == 2) ops.append_eltwise(dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
-  return makeDnnlMatmul(gemmMatrixDesc(l.m, l.k, ta), gemmMatrixDesc(l.k, l.n, tb), dnnl_ctx::plainDesc({l.m, l.n}), attr, mm);
+  return makeDnnlMatmul(gemmMatrixDesc(l.m, l.k, ta), weightsQuery(gemmMatrixDesc(l.k, l.n, tb), packsB(l.m, l.n, tb)),
+                        dnnl_ctx::plainDesc({l.m, l.n}), attr, mm);
 }
 
 /// The operands of a Gemm-like product: inputs a, b (transposed when ta/tb) and C (input 2) if withC.
@@ -271,8 +301,10 @@ bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l,
   if (!fused && !makeGemm(l, o.ta, o.tb, {}, act && !actLater, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto a = step->staging.in(opx, o.a), b = step->staging.in(opx, o.b), y = step->staging.out(opx, 0);
+  auto bm = boundB(*step, mm, gemmMatrixDesc(l.k, l.n, o.tb), b.raw(),
+                  opx.inInfo(o.b).dataType() == DataType::FLOAT ? hostWritesOf(opx, o.b) : nullptr);
   PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(gemmMatrixDesc(l.m, l.k, o.ta), a.raw())},
-                           {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(gemmMatrixDesc(l.k, l.n, o.tb), b.raw())},
+                           {DNNL_ARG_WEIGHTS, bm},
                            {DNNL_ARG_DST, dnnl_ctx::wrap(dnnl_ctx::plainDesc({l.m, l.n}), y.raw())}};
   if (withC) {
     auto c = step->staging.in(opx, 2);
@@ -336,9 +368,11 @@ bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedPr
     md = productDesc(p.batch, p.rows, p.cols, false);
   }
   dnnl::matmul mm;
-  if (!makeDnnlMatmul(mx, my, md, {}, mm)) return false;
+  bool pack = (fold || flat || p.batch.empty()) && packsB(fold ? p.rows : total * p.rows, p.cols, !fold && p.transY);
+  if (!makeDnnlMatmul(mx, weightsQuery(my, pack), md, {}, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto xv = step->staging.in(opx, x), yv = step->staging.in(opx, y), out = step->staging.out(opx, 0);
+  auto ym = boundB(*step, mm, my, yv.raw(), nullptr);
   popx::TensorView dst = out;
   if (!direct && !fold) {
     Shape full = p.batch;
@@ -360,7 +394,7 @@ bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedPr
     };
   }
   step->add(mm, {{DNNL_ARG_SRC, dnnl_ctx::wrap(mx, xv.raw())},
-                 {DNNL_ARG_WEIGHTS, dnnl_ctx::wrap(my, yv.raw())},
+                 {DNNL_ARG_WEIGHTS, ym},
                  {DNNL_ARG_DST, dnnl_ctx::wrap(md, dst.raw())}});
   addStep(prog, step, opx);
   return true;

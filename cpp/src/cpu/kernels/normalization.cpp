@@ -181,7 +181,9 @@ public:
     auto si = std::make_shared<const std::vector<int64_t>>(normBroadcastIndex(inShape(2), norm));
     auto bi = std::make_shared<const std::vector<int64_t>>(hasOutput(2) ? normBroadcastIndex(outShape(2), norm)
                                                                          : std::vector<int64_t>{});
-    auto stats = std::make_shared<std::vector<double>>(static_cast<size_t>(2 * rows + 3 * n));
+    // Column sums over fixed pieces of rows (added in piece order: independent of the thread count).
+    const int64_t pieces = std::min<int64_t>(rows, 16);
+    auto stats = std::make_shared<std::vector<double>>(static_cast<size_t>(2 * rows + 3 * n + 2 * pieces * n));
     popx::TensorView dy = getInTensor(0), x = getInTensor(1), sc = getInTensor(2), dx = getOutTensor(0),
                      ds = getOutTensor(1), db = hasOutput(2) ? getOutTensor(2) : popx::TensorView();
     dispatchFloat(x.dtype(), [&](auto tag) {
@@ -207,16 +209,28 @@ public:
             }
           }
         });
+        double *part = cb + 2 * n;  // piece p: sums of dY * xh at [2pn, 2pn + n), of dY after them
+        popx::Opx::parallelFor(pieces, [&](int64_t lo, int64_t hi) {
+          for (int64_t p = lo; p < hi; ++p) {
+            double *a = part + 2 * p * n, *b = a + n;
+            std::fill(a, a + 2 * n, 0.0);
+            for (int64_t r = rows * p / pieces; r < rows * (p + 1) / pieces; ++r) {
+              const T *gr = g + r * n, *xr = xp + r * n;
+              const double m = mean[r], is = inv[r];
+              for (int64_t j = 0; j < n; ++j) {
+                const double gj = static_cast<double>(gr[j]);
+                a[j] += gj * ((static_cast<double>(xr[j]) - m) * is), b[j] += gj;
+              }
+            }
+          }
+        }, 1);
         popx::Opx::parallelFor(n, [&](int64_t lo, int64_t hi) {
           for (int64_t j = lo; j < hi; ++j) {
             double a = 0, b = 0;
-            for (int64_t r = 0; r < rows; ++r) {
-              const double gj = static_cast<double>(g[r * n + j]);
-              a += gj * (static_cast<double>(xp[r * n + j]) - mean[r]) * inv[r], b += gj;
-            }
+            for (int64_t p = 0; p < pieces; ++p) a += part[2 * p * n + j], b += part[2 * p * n + n + j];
             cs[j] = a, cb[j] = b;
           }
-        }, std::max<int64_t>(1, 16384 / std::max<int64_t>(rows, 1)));
+        }, 4096);
         normReduceTo(cs, n, *si, ds.data<T>(), ds.nelms(), cb + n);
         if (db.raw()) normReduceTo(cb, n, *bi, db.data<T>(), db.nelms(), cb + n);
       });

@@ -18,11 +18,13 @@ template <class T> void sumToShape(const BroadcastPlan &p, const T *full, T *tar
   std::fill(target, target + targetN, T(0.0f));
   auto row = [](const T *tg, const T *f, T *, int64_t n, RowMode m) {
     T *t = const_cast<T *>(tg);
-    if (m == RowMode::VV) {
+    if (m == RowMode::VV) {  // t (the target) and f (the full tensor) never overlap
+#pragma omp simd
       for (int64_t i = 0; i < n; ++i) t[i] = T(C(t[i]) + C(f[i]));
       return;
     }
     C s = 0;
+#pragma omp simd reduction(+ : s)
     for (int64_t i = 0; i < n; ++i) s += C(f[i]);
     t[0] = T(C(t[0]) + s);
   };
