@@ -1,4 +1,4 @@
-// Helpers of the inference fusion patterns (ConvFusion, GemmFusion, LayerNormFusion): which consumer an op's
+// Helpers of the fusion patterns (ConvFusion, GemmFusion, LayerNormFusion, GeluFusion): which consumer an op's
 // result may be folded into, and scalar constant operands.
 #pragma once
 #include "popart/dataflow.hpp"
@@ -7,6 +7,7 @@
 #include "popart/half.hpp"
 #include "popart/tensor.hpp"
 #include <cmath>
+#include <vector>
 
 namespace popart::fusion {
 
@@ -17,7 +18,7 @@ inline bool isOnnx(const Op *op, const char *type) {
 /// The only consumer of `op`'s single output when that output is an internal tensor read once (not a graph
 /// output or anchor) by an op of the same stage and execution context, else null.
 inline Op *soleConsumer(const Op *op) {
-  if (op->output->n() != 1 || !op->hasOutput(0)) return nullptr;
+  if (!op || op->output->n() != 1 || !op->hasOutput(0)) return nullptr;
   const Tensor *t = op->outTensor(0);
   if (t->isGraphOutput() || op->getIr().getDataFlow().isAnchored(t->id) || t->consumers.getTotal() != 1)
     return nullptr;
@@ -34,6 +35,12 @@ inline bool fusibleRelu(const Op *op) { return isOnnx(op, "Relu") && op->input->
 inline bool constrained(const Op *op) {
   for (const auto &[b, a] : op->getGraph().getTopoCons())
     if (b == op->id || a == op->id) return true;
+  return false;
+}
+
+inline bool constrained(const std::vector<Op *> &ops) {
+  for (const Op *op : ops)
+    if (constrained(op)) return true;
   return false;
 }
 
@@ -59,6 +66,20 @@ inline bool scalarOp(const Op *op, const char *type, const Tensor *x, double c, 
     if (std::abs(scalarValue(k) - c) <= tol * std::abs(c)) return true;
   }
   return false;
+}
+
+/// The tensor that binary `op` of `type` combines with a scalar constant near c (the constant on the right
+/// only unless `commutes`), or null.
+inline const Tensor *scalarOperand(const Op *op, const char *type, double c, bool commutes = true) {
+  if (!isOnnx(op, type) || op->input->n() != 2 || !op->hasInput(0) || !op->hasInput(1)) return nullptr;
+  for (int k : {1, 0}) {
+    if (k == 0 && !commutes) break;
+    const Tensor *kt = op->inTensor(k);
+    double tol = kt->info.dataType() == DataType::FLOAT16 ? 1e-3 : 1e-6;
+    if (std::abs(scalarValue(kt) - c) <= tol * std::abs(c) && op->outInfo(0) == op->inInfo(1 - k))
+      return op->inTensor(1 - k);
+  }
+  return nullptr;
 }
 
 /// Whether tensor t may disappear into a fused op: not a graph output and not an anchor.

@@ -4,33 +4,35 @@
 // sum: the GELU of a BERT FFN reads and writes [tokens, 3072] twice instead of ~12 times per step.
 // Intermediates must have that one consumer and not be graph outputs or anchors. Inference graphs are left
 // to GemmFusion, which folds the same chain into the product before it.
-#include "pattern_match.hpp"
+#include "fusion_util.hpp"
 #include "popart/opmanager.hpp"
 #include "popart/patterns.hpp"
 
 namespace popart {
 namespace {
 
-using namespace match;
+using fusion::constrained;
+using fusion::scalarOperand;
+using fusion::soleConsumer;
 
 /// The GELU ops around `erf` in the order they run, the last one producing y, and x; empty if no match.
 std::pair<std::vector<Op *>, const Tensor *> geluAround(Op *erf) {
-  if (!isOnnxOp(erf, "Erf") || !erf->hasInput(0)) return {};
+  if (!fusion::isOnnx(erf, "Erf") || !erf->hasInput(0)) return {};
   Op *scale = erf->inTensor(0)->getProducerUnsafe();
   const Tensor *x = scale ? scalarOperand(scale, "Mul", 0.70710678118654752) : nullptr;
   if (!x && scale) x = scalarOperand(scale, "Div", 1.4142135623730951, false);
-  Op *plusOne = onlyReader(erf);
-  if (!x || onlyReader(scale) != erf || !plusOne || scalarOperand(plusOne, "Add", 1.0) != erf->outTensor(0)) return {};
-  Op *product = onlyReader(plusOne);
-  if (!isOnnxOp(product, "Mul") || product->input->n() != 2 || product->outInfo(0) != x->info) return {};
+  Op *plusOne = soleConsumer(erf);
+  if (!x || soleConsumer(scale) != erf || !plusOne || scalarOperand(plusOne, "Add", 1.0) != erf->outTensor(0)) return {};
+  Op *product = soleConsumer(plusOne);
+  if (!fusion::isOnnx(product, "Mul") || product->input->n() != 2 || product->outInfo(0) != x->info) return {};
   const Tensor *other = product->inTensor(product->inTensor(0) == plusOne->outTensor(0) ? 1 : 0);
   if (other == x) {  // (x * p) * 0.5
-    Op *half = onlyReader(product);
+    Op *half = soleConsumer(product);
     if (half && scalarOperand(half, "Mul", 0.5) == product->outTensor(0)) return {{scale, erf, plusOne, product, half}, x};
     return {};
   }
   Op *half = other->getProducerUnsafe();  // (x * 0.5) * p
-  if (half && scalarOperand(half, "Mul", 0.5) == x && onlyReader(half) == product)
+  if (half && scalarOperand(half, "Mul", 0.5) == x && soleConsumer(half) == product)
     return {{half, scale, erf, plusOne, product}, x};
   return {};
 }
@@ -38,7 +40,7 @@ std::pair<std::vector<Op *>, const Tensor *> geluAround(Op *erf) {
 class GeluFusion final : public Pattern {
 public:
   bool matches(Op *op) const override {
-    if (!isOnnxOp(op, "Erf") || !op->getIr().isTraining()) return false;
+    if (!fusion::isOnnx(op, "Erf") || !op->getIr().isTraining()) return false;
     auto [ops, x] = geluAround(op);
     return !ops.empty() && !constrained(ops);
   }

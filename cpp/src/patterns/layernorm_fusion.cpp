@@ -1,11 +1,11 @@
-// LayerNormFusion (inference only): layer normalisation over the last axis written out in element-wise ops,
+// LayerNormFusion: layer normalisation over the last axis written out in element-wise ops,
 // as torch's exporter (opset < 17) and hand-written models do,
 //   m = ReduceMean(x), d = x - m, v = ReduceMean(d * d or d ^ 2), y = d / Sqrt(v + eps) * gamma (+ beta),
 // both ReduceMeans over the last axis with keepdims, eps a scalar constant, gamma and beta of the last
 // dimension's size, becomes one LayerNormalization (ai.onnx 17) op: one kernel over each row instead of
-// nine passes over the tensor. Every intermediate must be read only inside the chain and be neither a graph
-// output nor an anchor; float types only; training graphs and ops under topological constraints are left
-// alone.
+// nine passes over the tensor (in training graphs autodiff then builds one LayerNormalizationGrad). Every
+// intermediate must be read only inside the chain and be neither a graph output nor an anchor; float types
+// only; ops under topological constraints are left alone.
 #include "fusion_util.hpp"
 #include "popart/opmanager.hpp"
 #include "popart/patterns.hpp"
@@ -97,7 +97,7 @@ Chain layerNormChain(Op *mean) {
 
 class LayerNormFusion final : public Pattern {
 public:
-  bool matches(Op *op) const override { return !op->getIr().isTraining() && !layerNormChain(op).ops.empty(); }
+  bool matches(Op *op) const override { return !layerNormChain(op).ops.empty(); }
 
   bool apply(Op *mean) const override {
     Graph &g = mean->getGraph();

@@ -1,4 +1,4 @@
-"""TrainingLayerNormFusion pattern: in training graphs a LayerNorm exported as nine ops (mean, centre, variance, eps,
+"""LayerNormFusion pattern in training graphs: a LayerNorm exported as nine ops (mean, centre, variance, eps,
 sqrt, divide, scale, shift) becomes one LayerNormalization, so autodiff builds one LayerNormalizationGrad;
 the loss and the gradients of the input's weight, the scale and the bias match torch's."""
 import json
@@ -87,7 +87,7 @@ def test_layernorm_fusion_disabled_keeps_the_chain():
     x, w, gamma, beta, cot = inputs(np.float32, (6, 16), seed=1)
     model = layernorm_model(np.float32, x.shape, w, gamma, beta, cot)
     patterns = popart.Patterns()
-    patterns.enablePattern("TrainingLayerNormFusion", False)
+    patterns.enablePattern("LayerNormFusion", False)
     plain, types = train(model, x, GRADS, patterns)
     assert "ReduceMean" in types and "LayerNormalization" not in types
     fused, _ = train(model, x, GRADS)
