@@ -111,3 +111,33 @@ def test_bad_groupings_name_the_grouping():
             _op("ReplicatedAllGather", [t], {"__collectiveReplicaGrouping": [3, 2]}, domain=_GC)
         with pytest.raises(popart.popart_exception, match="__collectiveReplicaGrouping must be .stride, group size"):
             _op("ReplicatedAllGather", [t], {"__collectiveReplicaGrouping": [0, 2]}, domain=_GC)
+
+
+@pytest.mark.parametrize("kind", ["gather", "reduce"])
+def test_gradients_over_a_strided_grouping(kind):
+    """d/dx of all_gather over groups (stride 2, size 2) is the group's sum of its gradient slices; of an
+    add all-reduce, the group's sum of the gradients."""
+    import popxl.transforms as transforms
+    rng = np.random.default_rng(3)
+    x = rng.integers(-4, 5, (R, 3)).astype(np.float32)
+    dy = rng.integers(-4, 5, (R, 2, 3) if kind == "gather" else (R, 3)).astype(np.float32)
+    ir = popxl.Ir(replication=R)
+    rg = ir.replica_grouping(stride=2, group_size=2)
+    with ir.main_graph:
+        hx = popxl.h2d_stream((3,), popxl.float32, name="x")
+        hdy = popxl.h2d_stream(dy.shape[1:], popxl.float32, name="dy")
+        fn = (lambda t: C.replicated_all_gather(t, rg)) if kind == "gather" else \
+            (lambda t: C.replicated_all_reduce(t, group=rg))
+        g = ir.create_graph(fn, popxl.TensorSpec((3,), popxl.float32))
+        info = transforms.autodiff(g)
+        fwd = ops.call_with_info(g, ops.host_load(hx, "x"))
+        gx = ops.call(info.graph, ops.host_load(hdy, "dy"), inputs_dict=info.inputs_dict(fwd))[0]
+        d2h = popxl.d2h_stream(gx.shape, gx.dtype, name="gx")
+        ops.host_store(d2h, gx)
+    with popxl.Session(ir, "ipu_model") as s:
+        got = s.run({hx: x, hdy: dy})[d2h]
+    group = members_of(2, 2)
+    for r in range(R):
+        k = group[r].index(r)
+        want = sum(dy[m][k] if kind == "gather" else dy[m] for m in group[r])
+        np.testing.assert_array_equal(got[r], want)
