@@ -4,7 +4,8 @@ Every model is defined here in torch, exported once with the TorchScript exporte
 (opset 11, constant folding), and run by three frameworks in one process:
 
   popart       popart.InferenceSession on DeviceManager().createCpuDevice()
-  onnxruntime  CPUExecutionProvider, intra_op_num_threads=2, inter_op_num_threads=1, sequential
+  onnxruntime  CPUExecutionProvider, intra_op_num_threads=2, inter_op_num_threads=1, sequential,
+               otherwise its defaults (worker spinning on, as users run it)
   torch        eager nn.Module under torch.inference_mode(), torch.set_num_threads(2)
 
 Outputs are checked against onnxruntime (rtol 1e-3, atol 1e-4) before timing. Timing
@@ -37,6 +38,7 @@ RTOL, ATOL = 1e-3, 1e-4
 ALL_MODELS = ["mlp", "cnn", "resnet18", "encoder"]
 BPS_MODELS = {"mlp", "cnn"}  # also measured with popart batchesPerStep=10
 BPS = 10
+IDLE_GAP_S = 0.1  # idle time before each timing sample (onnxruntime's workers spin ~40 ms after a call)
 # (model -> batch, per-sample input shape)
 SPECS = {
     "mlp": (64, (784,)),
@@ -175,9 +177,9 @@ class OrtRunner:
         so.intra_op_num_threads = NUM_THREADS
         so.inter_op_num_threads = 1
         so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        # Idle ORT workers would otherwise spin and steal the cores the next
-        # framework in the round-robin needs (popart's OpenMP workers sleep too).
-        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # Otherwise onnxruntime's defaults, as its users run it (its workers spin between
+        # calls: time_round_robin leaves an idle gap before each sample so that the spinning
+        # does not slow the framework timed next).
         self.sess = ort.InferenceSession(onnx_path, so, providers=["CPUExecutionProvider"])
         self.feed = {"input": x}
         self.out = None
@@ -246,6 +248,8 @@ def time_round_robin(runners, reps, warmup, target_s):
     for r in range(reps):
         for n in names[r % len(names):] + names[:r % len(names)]:
             fn, k = runners[n], inner[n]
+            time.sleep(IDLE_GAP_S)  # the previous framework's spinning workers go to sleep
+            fn()                    # untimed: wakes this framework's workers
             t = time.perf_counter()
             for _ in range(k):
                 fn()
@@ -427,8 +431,10 @@ def print_table(results):
             print(f"  popart peak-RSS growth (MiB) by stage: {mem[2]}")
         for n in notes:
             print(f"  {n}")
-        if "report" in r:
-            print("\n".join("    " + ln for ln in r["report"].strip().splitlines()[:14]))
+        if "report" in r:  # the slowest ops, then the time per op type (the per-op profile breakdown)
+            lines = r["report"].strip().splitlines()
+            by_type = lines.index("time by op type:") if "time by op type:" in lines else len(lines)
+            print("\n".join("    " + ln for ln in lines[:min(14, by_type)] + lines[by_type:]))
 
 
 def print_targets(results):

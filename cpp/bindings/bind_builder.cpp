@@ -109,17 +109,18 @@ void bindInputsAndModel(py::class_<B> &c) {
         "Add an input without type or shape (for sub-graphs whose inputs are typed by their caller).");
   c.def("addInputTensorFromParentGraph", &B::addInputTensorFromParentGraph, py::arg("tensorId"),
         "In a sub-graph builder: use tensor `tensorId` of the enclosing graph by name.");
+  // The VariableSettings overload first: the other one's debugContext accepts any object.
+  c.def("addInitializedInputTensor", [](B &b, py::array v, const VariableSettings &vs, py::object dc) {
+    auto d = tensorDataOf(v);
+    return b.addInitializedInputTensor(d.info, d.bytes.data(), vs, debugName(dc)); },
+    py::arg("initVal"), py::arg("variableSettings"), py::arg("debugContext") = "",
+    "Add a weight from `initVal` with VariableSettings (how replicas share it); returns its id.");
   c.def("addInitializedInputTensor", [](B &b, py::array v, py::object dc) {
     auto d = tensorDataOf(v);
     return b.addInitializedInputTensor(d.info, d.bytes.data(), debugName(dc)); },
     py::arg("initVal"), py::arg("debugContext") = "",
     "Add a weight (an ONNX initializer) holding a copy of the numpy array `initVal`; returns its id. Weights "
     "are trained by a TrainingSession.");
-  c.def("addInitializedInputTensor", [](B &b, py::array v, const VariableSettings &vs, py::object dc) {
-    auto d = tensorDataOf(v);
-    return b.addInitializedInputTensor(d.info, d.bytes.data(), vs, debugName(dc)); },
-    py::arg("initVal"), py::arg("variableSettings"), py::arg("debugContext") = "",
-    "Add a weight from `initVal` with VariableSettings (how replicas share it); returns its id.");
   c.def("addOutputTensor", &B::addOutputTensor, py::arg("outputName"), "Make tensor `outputName` a model output.");
   c.def("getModelProto", [](const B &b) { return py::bytes(b.getModelProto()); },
         "The model as serialised ONNX ModelProto bytes.");

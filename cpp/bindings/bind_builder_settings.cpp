@@ -107,21 +107,44 @@ void bindGroups(py::module_ &m) {
                std::to_string(g.replicaGroupSize) + ")";
       });
   py::class_<VariableSettings>(m, "VariableSettings",
-                               "How replicas share a weight: which replicas hold one copy (sharedVariableDomain) "
-                               "and which copies are read back to the host (retrievalMode).")
-      .def(py::init<>(), "One copy shared by all replicas, read back once.")
-      .def(py::init<CommGroup>(), py::arg("sharedVariableDomain"), "One copy per group of `sharedVariableDomain`.")
+                               "How replicas share a weight: which replicas hold one value (a CommGroup, or a "
+                               "stride and group size) and which values are read back to the host (retrievalMode).")
+      .def(py::init<>(), "One value shared by all replicas, read back once.")
+      .def(py::init<CommGroup>(), py::arg("sharedVariableDomain"), "One value per group of `sharedVariableDomain`.")
       .def(py::init<VariableRetrievalMode>(), py::arg("retrievalMode"), "Shared by all, read back as `retrievalMode`.")
       .def(py::init<CommGroup, VariableRetrievalMode>(), py::arg("sharedVariableDomain"),
-           py::arg("retrievalMode"), "One copy per group, read back as `retrievalMode`.")
-      .def("getSharedVariableDomain", &VariableSettings::getSharedVariableDomain, "The CommGroup sharing a copy.")
-      .def("getRetrievalMode", &VariableSettings::getRetrievalMode, "Which copies are read back to the host.")
+           py::arg("retrievalMode"), "One value per group, read back as `retrievalMode`.")
+      .def(py::init<unsigned, unsigned>(), py::arg("stride"), py::arg("groupSize"),
+           "One value per group of `groupSize` replicas `stride` apart (as a ReplicaGrouping).")
+      .def(py::init<unsigned, unsigned, VariableRetrievalMode>(), py::arg("stride"), py::arg("groupSize"),
+           py::arg("retrievalMode"), "As (stride, groupSize), read back as `retrievalMode`.")
+      .def("getSharedVariableDomain", &VariableSettings::getSharedVariableDomain, "The CommGroup sharing a value.")
+      .def("getRetrievalMode", &VariableSettings::getRetrievalMode, "Which values are read back to the host.")
+      .def("isUsingCommGroup", &VariableSettings::isUsingCommGroup,
+           "True when built from a CommGroup, False when from a stride and group size.")
+      .def("getCommGroupType", &VariableSettings::getCommGroupType, "The type of the groups (a CommGroupType).")
+      .def("getGroupSize", &VariableSettings::getGroupSize, "Replicas per group as given (0: all replicas).")
+      .def("getStride", &VariableSettings::getStride,
+           "Distance between the members of a group (an Orthogonal CommGroup's depends on the replica count: "
+           "use getReplicaGrouping(n).getStride()).")
+      .def("getReplicaGrouping", &VariableSettings::getReplicaGrouping, py::arg("numReplicas"),
+           "The groups over `numReplicas` replicas as a ReplicaGrouping.")
       .def("getGroupCount", &VariableSettings::getGroupCount, py::arg("replicationFactor"),
-           "The number of copies of the weight with `replicationFactor` replicas.")
+           "The number of values of the weight with `replicationFactor` replicas.")
       .def("getRealGroupSize", &VariableSettings::getRealGroupSize, py::arg("replicationFactor"),
-           "The number of replicas sharing one copy with `replicationFactor` replicas.")
+           "The number of replicas sharing one value with `replicationFactor` replicas.")
+      .def("getGroupRepresentative", &VariableSettings::getGroupRepresentative, py::arg("group"),
+           "The replica whose value stands for group `group` (its lowest).")
       .def("numReplicasReturningVariable", &VariableSettings::numReplicasReturningVariable,
-           py::arg("replicationFactor"), "How many replicas' copies are read back to the host.");
+           py::arg("replicationFactor"), "How many values are read back to the host (per group or per replica).")
+      .def("groups", &VariableSettings::groups, py::arg("replicationFactor"), "The replicas of each group.")
+      .def("shapeOnReplica", &VariableSettings::shapeOnReplica, py::arg("fullShape"), py::arg("replicationFactor"),
+           py::arg("name"), "The shape on a replica of a weight given on the host as `fullShape`.")
+      .def("shapeOnHost", &VariableSettings::shapeOnHost, py::arg("replicaShape"), py::arg("replicationFactor"),
+           "The host shape ([groups, *shape] with several groups) of a weight shaped `replicaShape` per replica.")
+      .def("verify", &VariableSettings::verify, "Raises when the settings are inconsistent.")
+      .def("__eq__", &VariableSettings::operator==)
+      .def("__repr__", &VariableSettings::str);
   py::class_<InputSettings>(m, "InputSettings",
                             "How a model input is streamed: IPU tile set and exchange strategy (stored), and "
                             "whether replicas get their own data or the same (ReplicatedStreamMode).")

@@ -879,17 +879,20 @@ class CommGroup:
         ...
 class VariableSettings:
     """
-    How replicas share a weight: which replicas hold one copy (sharedVariableDomain) and which copies are read back to the host (retrievalMode).
+    How replicas share a weight: which replicas hold one value (a CommGroup, or a stride and group size) and which values are read back to the host (retrievalMode).
     """
+    __hash__: typing.ClassVar[None] = None
+    def __eq__(self, arg0: VariableSettings) -> bool:
+        ...
     @typing.overload
     def __init__(self) -> None:
         """
-        One copy shared by all replicas, read back once.
+        One value shared by all replicas, read back once.
         """
     @typing.overload
     def __init__(self, sharedVariableDomain: CommGroup) -> None:
         """
-        One copy per group of `sharedVariableDomain`.
+        One value per group of `sharedVariableDomain`.
         """
     @typing.overload
     def __init__(self, retrievalMode: VariableRetrievalMode) -> None:
@@ -899,27 +902,79 @@ class VariableSettings:
     @typing.overload
     def __init__(self, sharedVariableDomain: CommGroup, retrievalMode: VariableRetrievalMode) -> None:
         """
-        One copy per group, read back as `retrievalMode`.
+        One value per group, read back as `retrievalMode`.
+        """
+    @typing.overload
+    def __init__(self, stride: typing.SupportsInt | typing.SupportsIndex, groupSize: typing.SupportsInt | typing.SupportsIndex) -> None:
+        """
+        One value per group of `groupSize` replicas `stride` apart (as a ReplicaGrouping).
+        """
+    @typing.overload
+    def __init__(self, stride: typing.SupportsInt | typing.SupportsIndex, groupSize: typing.SupportsInt | typing.SupportsIndex, retrievalMode: VariableRetrievalMode) -> None:
+        """
+        As (stride, groupSize), read back as `retrievalMode`.
+        """
+    def __repr__(self) -> str:
+        ...
+    def getCommGroupType(self) -> CommGroupType:
+        """
+        The type of the groups (a CommGroupType).
         """
     def getGroupCount(self, replicationFactor: typing.SupportsInt | typing.SupportsIndex) -> int:
         """
-        The number of copies of the weight with `replicationFactor` replicas.
+        The number of values of the weight with `replicationFactor` replicas.
+        """
+    def getGroupRepresentative(self, group: typing.SupportsInt | typing.SupportsIndex) -> int:
+        """
+        The replica whose value stands for group `group` (its lowest).
+        """
+    def getGroupSize(self) -> int:
+        """
+        Replicas per group as given (0: all replicas).
         """
     def getRealGroupSize(self, replicationFactor: typing.SupportsInt | typing.SupportsIndex) -> int:
         """
-        The number of replicas sharing one copy with `replicationFactor` replicas.
+        The number of replicas sharing one value with `replicationFactor` replicas.
+        """
+    def getReplicaGrouping(self, numReplicas: typing.SupportsInt | typing.SupportsIndex) -> ReplicaGrouping:
+        """
+        The groups over `numReplicas` replicas as a ReplicaGrouping.
         """
     def getRetrievalMode(self) -> VariableRetrievalMode:
         """
-        Which copies are read back to the host.
+        Which values are read back to the host.
         """
     def getSharedVariableDomain(self) -> CommGroup:
         """
-        The CommGroup sharing a copy.
+        The CommGroup sharing a value.
+        """
+    def getStride(self) -> int:
+        """
+        Distance between the members of a group (an Orthogonal CommGroup's depends on the replica count: use getReplicaGrouping(n).getStride()).
+        """
+    def groups(self, replicationFactor: typing.SupportsInt | typing.SupportsIndex) -> list[list[int]]:
+        """
+        The replicas of each group.
+        """
+    def isUsingCommGroup(self) -> bool:
+        """
+        True when built from a CommGroup, False when from a stride and group size.
         """
     def numReplicasReturningVariable(self, replicationFactor: typing.SupportsInt | typing.SupportsIndex) -> int:
         """
-        How many replicas' copies are read back to the host.
+        How many values are read back to the host (per group or per replica).
+        """
+    def shapeOnHost(self, replicaShape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], replicationFactor: typing.SupportsInt | typing.SupportsIndex) -> list[int]:
+        """
+        The host shape ([groups, *shape] with several groups) of a weight shaped `replicaShape` per replica.
+        """
+    def shapeOnReplica(self, fullShape: collections.abc.Sequence[typing.SupportsInt | typing.SupportsIndex], replicationFactor: typing.SupportsInt | typing.SupportsIndex, name: str) -> list[int]:
+        """
+        The shape on a replica of a weight given on the host as `fullShape`.
+        """
+    def verify(self) -> None:
+        """
+        Raises when the settings are inconsistent.
         """
 class InputSettings:
     """
@@ -1083,14 +1138,14 @@ class _BuilderCore:
     def _setTensorInfo(self, id: str, tensorInfo: _TensorInfoCore) -> None:
         ...
     @typing.overload
-    def addInitializedInputTensor(self, initVal: numpy.ndarray, debugContext: typing.Any = '') -> str:
-        """
-        Add a weight (an ONNX initializer) holding a copy of the numpy array `initVal`; returns its id. Weights are trained by a TrainingSession.
-        """
-    @typing.overload
     def addInitializedInputTensor(self, initVal: numpy.ndarray, variableSettings: VariableSettings, debugContext: typing.Any = '') -> str:
         """
         Add a weight from `initVal` with VariableSettings (how replicas share it); returns its id.
+        """
+    @typing.overload
+    def addInitializedInputTensor(self, initVal: numpy.ndarray, debugContext: typing.Any = '') -> str:
+        """
+        Add a weight (an ONNX initializer) holding a copy of the numpy array `initVal`; returns its id. Weights are trained by a TrainingSession.
         """
     @typing.overload
     def addInputTensor(self, tensorInfo: _TensorInfoCore, settings: InputSettings, debugContext: typing.Any = '') -> str:

@@ -46,7 +46,6 @@ inline constexpr const char *sCollectiveCommGroup = "__collectiveCommGroup";
 /// Model metadata keys.
 inline constexpr const char *sReplicationFactorMetadata = "replicationFactor";
 inline constexpr const char *sInputSettingsMetadataPrefix = "__input_settings/";
-inline constexpr const char *sVariableSettingsMetadataPrefix = "__variable_settings/";
 
 /// Raw contents of a tensor-valued attribute (Constant's value).
 struct ConstTensorData {

@@ -295,6 +295,10 @@ void Devicex::prepare() {
         anchorsStoredByOps_.insert(store->streamId());
       }
   graphProgram(ir_.getMainGraph());
+  const auto &main = ir_.getMainGraph().getTensors();
+  for (Tensor *t : main.getOfType(TensorType::Stream)) streams_.emplace_back(t, buffers_[t]);
+  for (const auto &id : ir_.getDataFlow().anchors())
+    if (!anchorsStoredByOps_.count(id)) anchorTensors_.emplace_back(id, main.contains(id) ? main.get(id) : nullptr);
   prepared_ = true;
   logging::devicex::info("prepared: {} ops, {} bytes of activations, {} bytes persistent",
                          opxs_.size(), plannedBytes_, persistentBytes_);
@@ -306,6 +310,8 @@ void Devicex::weightsFromHost() {
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
       if (t->hasTensorData() && buffers_.count(t))
         std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+  for (const auto &[t, copies] : dropped_)
+    for (const auto &c : copies) c.refresh(t->tensorData().data());
 }
 
 void Devicex::writeTensorToDevice(const Tensor *t) {
@@ -313,6 +319,34 @@ void Devicex::writeTensorToDevice(const Tensor *t) {
   auto it = buffers_.find(t);
   if (it != buffers_.end() && t->hasTensorData())
     std::memcpy(it->second, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+  auto d = dropped_.find(t);
+  if (d != dropped_.end())
+    for (const auto &c : d->second) c.refresh(t->tensorData().data());
+}
+
+void Devicex::addDerivedCopy(const Tensor *t, DerivedCopy copy) { derived_[t].push_back(std::move(copy)); }
+
+int64_t Devicex::dropPlainCopies() {
+  int64_t freed = 0;
+  for (auto &[t, copies] : derived_) {
+    int64_t reads = 0;
+    for (Op *c : t->consumers.getOps()) reads += static_cast<int64_t>(c->input->indices(const_cast<Tensor *>(t)).size());
+    auto it = buffers_.find(t);
+    if (t->tensorType() != TensorType::Variable || !t->hasTensorData() || !hostWriteCounter(t) ||
+        reads != static_cast<int64_t>(copies.size()) || it == buffers_.end())
+      continue;
+    for (auto &b : blocks_)
+      if (b && b->data == it->second) {
+        persistentBytes_ -= b->size;
+        freed += b->size;
+        b.reset();
+      }
+    buffers_.erase(it);
+    for (const auto &c : copies) c.refresh(t->tensorData().data());  // the copies no longer read the freed buffer
+    dropped_[t] = std::move(copies);
+  }
+  derived_.clear();
+  return freed;
 }
 
 namespace {
@@ -342,6 +376,7 @@ void Devicex::weightsToHost() {
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
       if (t->hasTensorData() && buffers_.count(t))
         std::memcpy(t->tensorData().data(), buffers_[t], static_cast<size_t>(t->info.nbytes()));
+  for (const auto &[t, copies] : dropped_) copies.front().writeBack(const_cast<Tensor *>(t)->tensorData().data());
 }
 
 namespace {
@@ -401,8 +436,8 @@ void Devicex::runOuter(uint64_t rngCounter) {
 }
 
 void Devicex::readInputs() {
-  for (Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream)) {
-    readStream(*io_, t->id, t->info, buffers_[t]);
+  for (const auto &[t, buffer] : streams_) {
+    readStream(*io_, t->id, t->info, buffer);
     if (!callbacks_.empty()) runCallbacks(t);
   }
 }
@@ -454,19 +489,21 @@ void *Devicex::remoteEntry(int64_t id, int64_t index, const TensorInfo &entry, b
 
 void Devicex::writeAnchors() { writeAnchors(*io_, microBatch_); }
 
+const Tensor *Devicex::anchorTensor(const std::pair<TensorId, const Tensor *> &a) const {
+  return a.second ? a.second : ir_.getMainGraph().getTensor(a.first);  // absent: getTensor says so
+}
+
 void Devicex::writeAnchorsFrom(const Devicex &src, IStepIO &io, const MicroBatch &mb) {
-  for (const auto &id : ir_.getDataFlow().anchors()) {
-    if (anchorsStoredByOps_.count(id)) continue;
-    const Tensor *t = ir_.getMainGraph().getTensor(id);
-    writeAnchor(io, id, src.buffers_.at(t), t->info, mb);
+  for (const auto &a : anchorTensors_) {
+    const Tensor *t = anchorTensor(a);
+    writeAnchor(io, t->id, src.buffers_.at(t), t->info, mb);
   }
 }
 
 void Devicex::writeAnchors(IStepIO &io, const MicroBatch &mb) {
-  for (const auto &id : ir_.getDataFlow().anchors()) {
-    if (anchorsStoredByOps_.count(id)) continue;
-    const Tensor *t = ir_.getMainGraph().getTensor(id);
-    writeAnchor(io, id, buffers_.at(t), t->info, mb);
+  for (const auto &a : anchorTensors_) {
+    const Tensor *t = anchorTensor(a);
+    writeAnchor(io, t->id, buffers_.at(t), t->info, mb);
   }
 }
 

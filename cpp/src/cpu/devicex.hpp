@@ -129,6 +129,19 @@ public:
   /// whenever the host writes device weights, so kernels may cache a derived
   /// copy (a oneDNN weight layout). Null when ops may change the tensor.
   const uint64_t *hostWriteCounter(const Tensor *t) const;
+  /// A kernel's own copy of such a tensor (e.g. in a oneDNN weight layout): refresh(plain) remakes it from
+  /// plain data, writeBack(plain) writes its values back in the plain layout.
+  struct DerivedCopy {
+    std::function<void(const void *)> refresh;
+    std::function<void(void *)> writeBack;
+  };
+  void addDerivedCopy(const Tensor *t, DerivedCopy copy);
+  /// Frees the device buffer of every Variable that all its readers read through derived copies: those are
+  /// then made straight from the host data (weightsFromHost, writeTensorToDevice) and written back to it
+  /// (weightsToHost). Only for a sole instance of a sole replica (the Executor decides). Returns bytes freed.
+  int64_t dropPlainCopies();
+  /// Whether tensor t has a device buffer of its own (false once dropPlainCopies dropped it).
+  bool hasBuffer(const Tensor *t) const { return buffers_.count(t) != 0; }
 
   /// fn(buffer) after tensor t is written in a micro-batch of `replica`.
   void addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica);
@@ -178,10 +191,16 @@ private:
   std::vector<Segment> segments_;
   std::unordered_map<const Op *, int64_t> autoStages_;
   Ir::RandomState rng_;
+  std::unordered_map<const Tensor *, std::vector<DerivedCopy>> derived_;
+  std::unordered_map<const Tensor *, std::vector<DerivedCopy>> dropped_;  // their plain buffer is gone
   uint64_t hostWrites_ = 0;  // weightsFromHost / writeTensorToDevice / broadcastWeights calls
   IStepIO *io_ = nullptr;  // while run() runs, for HostLoad/HostStore
   MicroBatch microBatch_{};
   std::set<TensorId> anchorsStoredByOps_;  // HostStore ops write these, not writeAnchors
+  // Fixed at prepare(), so that a micro-batch does no look-ups by name.
+  std::vector<std::pair<const Tensor *, void *>> streams_;  // main-graph input streams and their buffers
+  std::vector<std::pair<TensorId, const Tensor *>> anchorTensors_;  // anchors writeAnchors writes (null: absent)
+  const Tensor *anchorTensor(const std::pair<TensorId, const Tensor *> &a) const;
   struct RemoteBuffer {
     TensorInfo entry;
     std::vector<char> bytes;  // entries one after the other

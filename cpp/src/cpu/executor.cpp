@@ -11,8 +11,10 @@
 #include "pipeline_runner.hpp"
 #include "replica_host_io.hpp"
 #include "replica_threads.hpp"
+#include "staged_stepio.hpp"
 #include <set>
 #include <algorithm>
+#include <cstring>
 #include <omp.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -29,7 +31,9 @@ int64_t readTicks() {
 #endif
 }
 
+// Ops exchanging data with the other replicas (a var update with sharded state all-gathers its weight).
 bool isCollective(const Op &op) {
+  if (op.opid.type == "OptimizerVarUpdate") return op.attr<Attributes::Int>("stateShards", 1) > 1;
   return op.opid.type.rfind("Replicated", 0) == 0 && op.opid.domain == "ai.graphcore";
 }
 
@@ -121,6 +125,23 @@ bool annotated(Ir &ir) {
   return false;
 }
 
+// Runs fn; a popart exception it throws is thrown again, of the same type,
+// with "replica r: " before its message (the replica threads' errors).
+void namingReplica(int64_t replica, const std::function<void()> &fn) {
+  const std::string who = "replica " + std::to_string(replica) + ": ";
+  try {
+    fn();
+  } catch (const memory_allocation_err &) {
+    throw;  // carries its report
+  } catch (const internal_error &e) {
+    throw internal_error(who + e.what());
+  } catch (const runtime_error &e) {
+    throw runtime_error(who + e.what());
+  } catch (const error &e) {
+    throw error(who + e.what());
+  }
+}
+
 // The host streams of an explicit program (HostLoad/HostStore ops, main-graph
 // stream tensors, anchors) with their elements per transfer, for R replicas.
 std::unique_ptr<ReplicaHostIO> makeReplicaHostIO(Ir &ir, int64_t R) {
@@ -149,6 +170,29 @@ Executor::Executor(Ir &ir, std::unique_ptr<Communicator> comm) : ir_(ir), comm_(
 
 Executor::~Executor() = default;
 
+namespace {
+
+// Variables with VariableSettings, and optimizer state sharded over the
+// replicas (replicated tensor sharding: each replica its own part, as a
+// Variable with a value per replica).
+std::vector<std::pair<Tensor *, VariableSettings>> groupedVariables(Ir &ir) {
+  std::vector<std::pair<Tensor *, VariableSettings>> out;
+  const auto &tensors = ir.getMainGraph().getTensors();
+  for (const auto &[id, vs] : nonDefaultVariableSettings(ir))
+    if (tensors.contains(id) && tensors.get(id)->hasTensorData()) out.emplace_back(tensors.get(id), vs);
+  const VariableSettings perReplica(CommGroup(CommGroupType::Ungrouped, 1), VariableRetrievalMode::AllReplicas);
+  if (!ir.isTraining()) return out;
+  for (const auto &[id, op] : ir.getMainGraph().getOps()) {
+    if (op->opid.type != "OptimizerVarUpdate" || op->attr<Attributes::Int>("stateShards", 1) < 2) continue;
+    for (const auto &[i, t] : op->input->tensorMap())
+      if (i >= 3 && t->tensorType() == TensorType::Variable && t->info.rank() == 1 && t->hasTensorData())
+        out.emplace_back(t, perReplica);
+  }
+  return out;
+}
+
+} // namespace
+
 int Executor::threadsPerReplica() const { return threads_ ? threads_->threadsEach() : omp_get_max_threads(); }
 
 void Executor::prepare() {
@@ -157,8 +201,11 @@ void Executor::prepare() {
                                                   "accumulation and replication factors)");
   const int64_t R = localReplicas();
   const auto &o = ir_.getSessionOptions();
-  if (o.enablePipelining && o.virtualGraphMode == VirtualGraphMode::Auto && virtualGraphs_ > 1 && !annotated(ir_))
-    replicas_.front()->setAutoStages(autoStages(ir_, virtualGraphs_));
+  grouped_ = groupedVariables(ir_);
+  if (o.enablePipelining && o.virtualGraphMode == VirtualGraphMode::Auto && virtualGraphs_ > 1 && !annotated(ir_)) {
+    const auto stages = autoStages(ir_, virtualGraphs_);
+    for (auto &d : replicas_) d->setAutoStages(stages);
+  }
   if (R > 1) {
     const Op *hostIO = findOp(ir_, [](const Op &op) {
       return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);
@@ -189,17 +236,27 @@ void Executor::prepare() {
                                               : ir_.getDataFlow().batchesPerStep() *
                                                     ir_.getSessionOptions().getAccumulationFactor();
       const int64_t K = std::max<int64_t>(1, std::min<int64_t>(perRun, static_cast<int64_t>(segs.size())));
-      std::vector<Devicex *> instances{replicas_.front().get()};
-      for (int64_t k = 1; k < K; ++k) {
-        pipelineInstances_.push_back(std::make_unique<Devicex>(ir_, *replicas_.front()));
-        pipelineInstances_.back()->prepare();
-        instances.push_back(pipelineInstances_.back().get());
+      const int threads = std::max(1, omp_get_max_threads() / static_cast<int>(stages.size() * R));
+      std::map<TensorId, TensorInfo> anchors;
+      for (const auto &id : ir_.getDataFlow().anchors()) anchors[id] = ir_.getMainGraph().getTensor(id)->info;
+      for (auto &replica : replicas_) {  // each replica its own pipeline
+        std::vector<Devicex *> instances{replica.get()};
+        for (int64_t k = 1; k < K; ++k) {
+          pipelineInstances_.push_back(std::make_unique<Devicex>(ir_, *replica));
+          pipelineInstances_.back()->prepare();
+          instances.push_back(pipelineInstances_.back().get());
+        }
+        pipelines_.push_back(std::make_unique<PipelineRunner>(instances, threads));
+        if (R > 1) staged_.push_back(std::make_unique<StagedStepIO>(anchors));
       }
-      const int stagesN = static_cast<int>(stages.size());
-      pipeline_ = std::make_unique<PipelineRunner>(instances, std::max(1, omp_get_max_threads() / stagesN));
     } else {
       logging::devicex::warn("enablePipelining: the stages run one after the other: {}", why);
     }
+  }
+  // One program instance: weights that kernels keep only in their own layout need no plain device copy.
+  if (R == 1 && pipelines_.empty() && comm_->globalReplicas() == 1) {
+    const int64_t freed = replicas_.front()->dropPlainCopies();
+    if (freed) logging::devicex::info("{} bytes of weights kept only in the kernels' layouts", freed);
   }
   prepared_ = true;
   logging::devicex::info("{} local replica(s), {} thread(s) each{}", R, threadsPerReplica(),
@@ -210,8 +267,11 @@ bool Executor::pipelineApplies(std::string &why) const {
   std::set<int64_t> stages;
   for (const auto &s : replicas_.front()->segments()) stages.insert(s.stage);
   if (stages.size() < 2) return why = "fewer than two pipeline stages (pipelineStage / virtualGraph annotations)", false;
-  if (localReplicas() > 1) return why = "pipelining with replication runs each replica's stages in turn", false;
-  if (sequential_ || findOp(ir_, isCollective) ||
+  // Collectives may run only between accumulation cycles (the gradient reduction), when no stage is busy.
+  const Op *collective = findOp(ir_, [](const Op &op) {
+    return isCollective(op) && op.settings.executionContext != ExecutionContext::AccumulateOuterFragment;
+  });
+  if (sequential_ || collective ||
       findOp(ir_, [](const Op &op) { return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op); }))
     return why = "the program has collectives or host IO ops", false;
   if (ir_.isTraining() && ir_.getSessionOptions().getAccumulationFactor() < 2)
@@ -220,10 +280,13 @@ bool Executor::pipelineApplies(std::string &why) const {
 }
 
 std::string Executor::pipelineSummary() const {
-  if (!pipeline_) return "";
-  std::string s = "pipeline: " + std::to_string(pipeline_->stages()) + " stage(s) on " +
-                  std::to_string(pipeline_->threadsPerStage()) + " thread(s) each, " +
-                  std::to_string(pipeline_->inFlight()) + " micro-batch(es) in flight; segments:";
+  if (pipelines_.empty()) return "";
+  const PipelineRunner &p = *pipelines_.front();
+  std::string s = "pipeline: " + std::to_string(p.stages()) + " stage(s) on " + std::to_string(p.threadsPerStage()) +
+                  " thread(s) each, " + std::to_string(p.inFlight()) + " micro-batch(es) in flight" +
+                  (pipelines_.size() > 1 ? " per replica, " + std::to_string(pipelines_.size()) + " replicas at once"
+                                         : std::string()) +
+                  "; segments:";
   for (const auto &seg : replicas_.front()->segments())
     s += " [stage " + std::to_string(seg.stage) + ": " + std::to_string(seg.ops) + " ops]";
   return s;
@@ -232,33 +295,52 @@ std::string Executor::pipelineSummary() const {
 void Executor::runPipelined(IStepIO &io) {
   const auto &opts = ir_.getSessionOptions();
   const int64_t bps = ir_.getDataFlow().batchesPerStep(), accum = opts.getAccumulationFactor();
-  const int64_t G = comm_->globalReplicas(), offset = comm_->globalOffset();
+  const int64_t R = localReplicas(), G = comm_->globalReplicas(), offset = comm_->globalOffset();
   const uint64_t base = ir_.randomState().counter;
-  Devicex &main = *replicas_.front();
-  auto mbOf = [&](int64_t b, int64_t a) {
-    return Devicex::MicroBatch{b, 0, b == 0 && a == 0, b == bps - 1 && a == accum - 1};
+  auto mbOf = [&](int64_t b, int64_t a, int64_t r) {
+    return Devicex::MicroBatch{b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1};
   };
-  auto counter = [&](int64_t m) { return base + static_cast<uint64_t>(m * G + offset); };
-  // Micro-batch m of one pipelined run is (b0 + m / accum, m % accum).
-  auto runBatches = [&](int64_t b0, int64_t count) {
-    pipeline_->run(
+  // As runSteps: micro-batch m of replica r draws with counter base + m G + offset + r.
+  auto counter = [&](int64_t m, int64_t r) { return base + static_cast<uint64_t>(m * G + offset + r); };
+  // Replica r's micro-batches m = 0 .. count-1, (b0 + m / accum, m % accum), through its pipeline.
+  auto runReplica = [&](int64_t r, IStepIO &rio, StagedStepIO *staged, int64_t b0, int64_t count) {
+    Devicex &main = *replicas_[static_cast<size_t>(r)];
+    pipelines_[static_cast<size_t>(r)]->run(
         count,
         [&](int64_t m, Devicex &d) {
           const int64_t b = b0 + m / accum, a = m % accum;
-          d.beginMicroBatch(io, mbOf(b, a), counter(b * accum + a));
+          d.beginMicroBatch(rio, mbOf(b, a, r), counter(b * accum + a, r));
           d.readInputs();
         },
         [&](int64_t m, Devicex &d) {
-          const int64_t b = b0 + m / accum, a = m % accum;
-          main.writeAnchorsFrom(d, io, mbOf(b, a));
+          if (staged) staged->setMicroBatch(m);
+          main.writeAnchorsFrom(d, rio, mbOf(b0 + m / accum, m % accum, r));
         });
+  };
+  // Several replicas: each pipeline reads its inputs staged beforehand and
+  // records its anchors, in the [micro-batch, replica] order of the step's data.
+  auto runBatches = [&](int64_t b0, int64_t count) {
+    if (R == 1) return runReplica(0, io, nullptr, b0, count);
+    for (auto &s : staged_) s->clear();
+    if (opts.syntheticDataMode == SyntheticDataMode::Off)
+      for (int64_t m = 0; m < count; ++m)
+        for (int64_t r = 0; r < R; ++r)
+          for (const Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream))
+            staged_[static_cast<size_t>(r)]->stageInput(io, t->id, t->info.nelms());
+    forReplicas([&](int64_t r) {
+      StagedStepIO &s = *staged_[static_cast<size_t>(r)];
+      runReplica(r, s, &s, b0, count);
+    });
+    for (int64_t m = 0; m < count; ++m)
+      for (auto &s : staged_) s->replayAnchors(io, m);
   };
   if (!ir_.isTraining()) {
     runBatches(0, bps * accum);
   } else {
     for (int64_t b = 0; b < bps; ++b) {
       runBatches(b, accum);
-      if (main.hasOuter()) main.runOuter(counter((b + 1) * accum));
+      if (replicas_.front()->hasOuter())
+        forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter((b + 1) * accum, 0)); });
     }
   }
   ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
@@ -270,17 +352,78 @@ void Executor::forReplicas(const std::function<void(int64_t)> &task) {
   } else if (sequential_) {
     threads_->runEach(task);
   } else {
-    threads_->runAll(task, [this](int64_t r, const std::string &what) {
-      comm_->abort("replica " + std::to_string(comm_->globalOffset() + r) + " failed: " + what);
-    });
+    threads_->runAll([&](int64_t r) { namingReplica(comm_->globalOffset() + r, [&] { task(r); }); },
+                     [this](int64_t r, const std::string &what) {
+                       comm_->abort("replica " + std::to_string(comm_->globalOffset() + r) + " failed: " + what);
+                     });
   }
 }
 
 void Executor::weightsFromHost() {
-  for (auto &d : replicas_) d->weightsFromHost();
+  const auto G = static_cast<unsigned>(comm_->globalReplicas());
+  for (int64_t r = 0; r < localReplicas(); ++r) {
+    Devicex &d = *replicas_[static_cast<size_t>(r)];
+    d.weightsFromHost();
+    for (const auto &[t, vs] : grouped_) {
+      const auto nbytes = static_cast<size_t>(t->info.nbytes());
+      const auto slots = static_cast<unsigned>(t->tensorData().size() / std::max<size_t>(nbytes, 1));
+      const unsigned slot = hostSlotOfReplica(vs, G, slots, static_cast<unsigned>(comm_->globalOffset() + r));
+      std::memcpy(d.view(t).raw(), t->tensorData().data() + slot * nbytes, nbytes);
+    }
+  }
 }
 
-void Executor::weightsToHost() { replicas_.front()->weightsToHost(); }
+std::vector<std::vector<char>> Executor::groupedValues() {
+  const auto G = static_cast<size_t>(comm_->globalReplicas());
+  const auto L = static_cast<size_t>(localReplicas());
+  // Per local replica, its values of every grouped Variable one after the other.
+  size_t block = 0;
+  for (const auto &[t, vs] : grouped_) block += static_cast<size_t>(t->info.nbytes());
+  std::vector<char> mine(block * L), all(block * G);
+  for (size_t r = 0; r < L; ++r) {
+    size_t at = r * block;
+    for (const auto &[t, vs] : grouped_) {
+      std::memcpy(mine.data() + at, replicas_[r]->view(t).raw(), static_cast<size_t>(t->info.nbytes()));
+      at += static_cast<size_t>(t->info.nbytes());
+    }
+  }
+  if (auto *pc = dynamic_cast<ProcessCommunicator *>(comm_.get())) {  // the other processes' replicas too
+    std::vector<const char *> local;
+    for (size_t r = 0; r < L; ++r) local.push_back(mine.data() + r * block);
+    pc->gatherReplicas(local, static_cast<int64_t>(block), all.data());
+  } else {
+    all = std::move(mine);
+  }
+  std::vector<std::vector<char>> values;
+  size_t at = 0;
+  for (const auto &[t, vs] : grouped_) {
+    const auto nbytes = static_cast<size_t>(t->info.nbytes());
+    values.emplace_back(nbytes * G);
+    for (size_t g = 0; g < G; ++g) std::memcpy(values.back().data() + g * nbytes, all.data() + g * block + at, nbytes);
+    at += nbytes;
+  }
+  return values;
+}
+
+void Executor::weightsToHost() {
+  replicas_.front()->weightsToHost();
+  if (grouped_.empty()) return;
+  const auto G = static_cast<unsigned>(comm_->globalReplicas());
+  const auto values = groupedValues();
+  for (size_t i = 0; i < grouped_.size(); ++i) {
+    auto &[t, vs] = grouped_[i];
+    const auto nbytes = static_cast<size_t>(t->info.nbytes());
+    if (vs.getRetrievalMode() == VariableRetrievalMode::AllReplicas) {  // one value per replica
+      t->setTensorData(values[i]);
+      continue;
+    }
+    const ReplicaGrouping rg = vs.getReplicaGrouping(G);
+    std::vector<char> perGroup(nbytes * rg.getNumGroups());
+    for (unsigned g = 0; g < rg.getNumGroups(); ++g)
+      std::memcpy(perGroup.data() + g * nbytes, values[i].data() + rg.getReplicaAt(g, 0) * nbytes, nbytes);
+    t->setTensorData(std::move(perGroup));
+  }
+}
 
 void Executor::writeTensorToDevice(const Tensor *t) {
   for (auto &d : replicas_) d->writeTensorToDevice(t);
@@ -300,16 +443,25 @@ void Executor::broadcastWeights(int64_t root) {
   if (root < 0 || root >= comm_->globalReplicas())
     throw error("broadcastWeights: root replica {} is out of range (there are {} replicas)", root,
                 comm_->globalReplicas());
+  if (comm_->globalReplicas() == 1) return;  // one replica holds them already
   std::vector<const Tensor *> weights;
   for (Graph *g : ir_.getAllGraphs())
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable)) weights.push_back(t);
   std::sort(weights.begin(), weights.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
+  // A Variable with one value per group is broadcast within each group, from the
+  // member at root's place in its group.
+  const auto G = static_cast<unsigned>(comm_->globalReplicas());
+  std::vector<std::pair<CommGroup, int64_t>> from(weights.size(), {CommGroup(), root});
+  for (size_t i = 0; i < weights.size(); ++i)
+    for (const auto &[t, vs] : grouped_)
+      if (t == weights[i])
+        from[i] = {vs.toCommGroup(G, t->id), vs.getReplicaGrouping(G).getIndexInGroupAt(static_cast<unsigned>(root))};
   comm_->reset();
   forReplicas([&](int64_t r) {
     Devicex &d = *replicas_[static_cast<size_t>(r)];
-    for (const Tensor *t : weights) {
-      TensorView v = d.view(t);
-      comm_->broadcast(r, CommGroup(), root, v.raw(), v.nbytes());
+    for (size_t i = 0; i < weights.size(); ++i) {
+      TensorView v = d.view(weights[i]);
+      comm_->broadcast(r, from[i].first, from[i].second, v.raw(), v.nbytes());
     }
   });
   for (auto &d : replicas_) d->markHostWrite();
@@ -326,13 +478,14 @@ void Executor::broadcastWeightsOverProcesses(ProcessGroup &group, int64_t rootRa
   std::sort(weights.begin(), weights.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
   weightsToHost();
   std::vector<char> mine;
-  for (const Tensor *t : weights) mine.insert(mine.end(), t->tensorData().data(), t->tensorData().data() + t->info.nbytes());
+  for (const Tensor *t : weights) mine.insert(mine.end(), t->tensorData().begin(), t->tensorData().end());
   std::vector<char> all(mine.size() * static_cast<size_t>(group.size()));
   group.allGather(mine.data(), static_cast<int64_t>(mine.size()), all.data());
   const char *root = all.data() + mine.size() * static_cast<size_t>(rootRank);
-  for (Tensor *t : weights) {
-    t->setTensorData(root, t->info.nbytes());
-    root += t->info.nbytes();
+  for (Tensor *t : weights) {  // grouped Variables hold a value per group (the same layout on every process)
+    const auto nbytes = static_cast<int64_t>(t->tensorData().size());
+    t->setTensorData(root, nbytes);
+    root += nbytes;
   }
   weightsFromHost();
 }
@@ -411,7 +564,7 @@ void Executor::run(IStepIO &io) {
   // the step IO. An imported ONNX model keeps the step loop, as PopART's
   // main-loops transform would build it.
   if (ir_.isExplicitProgram()) runSteps(io, 1, 1);
-  else if (pipeline_) runPipelined(io);
+  else if (!pipelines_.empty()) runPipelined(io);
   else runSteps(io, ir_.getDataFlow().batchesPerStep(), ir_.getSessionOptions().getAccumulationFactor());
   lastRunTicks_ = readTicks() - c0;
   lastRunNs_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();

@@ -4,6 +4,7 @@
 // the calling thread.
 #pragma once
 #include "devicex.hpp"
+#include "popart/variablesettings.hpp"
 #include <memory>
 #include <vector>
 
@@ -12,6 +13,7 @@ namespace popart::popx {
 class Communicator;
 class ReplicaThreads;
 class PipelineRunner;
+class StagedStepIO;
 class ProcessGroup;
 class ReplicaHostIO;
 
@@ -28,8 +30,13 @@ public:
   void setVirtualGraphs(int64_t n) { virtualGraphs_ = n; }
   void prepare();
   bool isPrepared() const { return prepared_; }
+  /// Every replica's weights := the host's; a Variable with VariableSettings
+  /// holds one value per group (or per replica) on the host, and each replica
+  /// reads its own (see hostSlotOfReplica).
   void weightsFromHost();
-  /// Reads the weights of replica 0 (all replicas hold the same values).
+  /// Reads the weights of replica 0 (all replicas hold the same values); a
+  /// Variable with VariableSettings gets one value per group from each group's
+  /// representative, or one per replica (VariableRetrievalMode::AllReplicas).
   void weightsToHost();
   void writeTensorToDevice(const Tensor *t);
   /// batchesPerStep x accumulationFactor micro-batches, each on every replica.
@@ -68,14 +75,21 @@ private:
   /// Pipelining applies: stages annotated, one local replica, and weights that
   /// change only between batches (inference, or training with accumulation).
   bool pipelineApplies(std::string &why) const;
+  /// Every global replica's value of each grouped Variable, in replica order.
+  std::vector<std::vector<char>> groupedValues();
+
+  /// Variables with VariableSettings (not shared by all replicas).
+  std::vector<std::pair<Tensor *, VariableSettings>> grouped_;
 
   Ir &ir_;
   std::unique_ptr<Communicator> comm_;
   std::vector<std::unique_ptr<Devicex>> replicas_;
   std::unique_ptr<ReplicaThreads> threads_;
   std::unique_ptr<ReplicaHostIO> hostIO_;  // per-replica host stream slots (explicit programs with host IO)
-  std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of replica 0
-  std::unique_ptr<PipelineRunner> pipeline_;
+  std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of the replicas
+  std::vector<std::unique_ptr<PipelineRunner>> pipelines_;   // one per local replica
+  std::vector<std::unique_ptr<StagedStepIO>> staged_;        // the replicas' step IO when several pipelines run
+
   bool prepared_ = false, sequential_ = false;
   int64_t virtualGraphs_ = 1;
   int64_t lastRunTicks_ = 0, lastRunNs_ = 0;

@@ -75,18 +75,32 @@ void ProcessCommunicator::checkSameProgram(uint64_t fingerprint, const std::stri
                 what, differ, group_->rank());
 }
 
+void ProcessCommunicator::gatherReplicas(const std::vector<const char *> &local, int64_t bytes, char *out) {
+  const int64_t L = localReplicas();
+  std::vector<char> send(static_cast<size_t>(L * bytes)), recv(static_cast<size_t>(L * bytes * group_->size()));
+  for (int64_t j = 0; j < L; ++j)
+    std::memcpy(send.data() + j * bytes, local.at(static_cast<size_t>(j)), static_cast<size_t>(bytes));
+  group_->allGather(send.data(), L * bytes, recv.data());
+  for (size_t g = 0; g < slotOf_.size(); ++g)
+    std::memcpy(out + static_cast<int64_t>(g) * bytes, recv.data() + slotOf_[g] * bytes, static_cast<size_t>(bytes));
+}
+
 const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, const void *in, int64_t bytes) {
   posted_[static_cast<size_t>(local)] = in;
   barrier_.wait();
   if (local == 0) {
     try {
       const int64_t R = localReplicas(), chunk = R * bytes;
-      if (send_.size() < static_cast<size_t>(chunk)) send_.resize(static_cast<size_t>(chunk));
       if (recv_.size() < static_cast<size_t>(chunk * group_->size()))
         recv_.resize(static_cast<size_t>(chunk * group_->size()));
-      for (int64_t j = 0; j < R; ++j)
-        std::memcpy(send_.data() + j * bytes, posted_[static_cast<size_t>(j)], static_cast<size_t>(bytes));
-      group_->allGather(send_.data(), chunk, recv_.data());
+      const void *send = posted_.front();  // one local replica: its buffer as it is
+      if (R > 1) {
+        if (send_.size() < static_cast<size_t>(chunk)) send_.resize(static_cast<size_t>(chunk));
+        for (int64_t j = 0; j < R; ++j)
+          std::memcpy(send_.data() + j * bytes, posted_[static_cast<size_t>(j)], static_cast<size_t>(bytes));
+        send = send_.data();
+      }
+      group_->allGather(send, chunk, recv_.data());
       for (size_t g = 0; g < all_.size(); ++g) all_[g] = recv_.data() + slotOf_[g] * bytes;
     } catch (const std::exception &e) {
       barrier_.abort(std::string("rank ") + std::to_string(group_->rank()) + ": " + e.what());

@@ -17,6 +17,10 @@ public:
   ProcessCommunicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset,
                       std::shared_ptr<ProcessGroup> group);
   void checkSameProgram(uint64_t fingerprint, const std::string &what);
+  /// out = every global replica's `bytes` bytes in global replica order, from
+  /// `local[j]` of this process's replica j. Called by one thread (not the
+  /// replica threads), the same call on every process.
+  void gatherReplicas(const std::vector<const char *> &local, int64_t bytes, char *out);
   void abort(const std::string &why) override { barrier_.abort(why); }
   void reset() override { barrier_.reset(); }
 

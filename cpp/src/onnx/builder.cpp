@@ -66,13 +66,12 @@ TensorId Builder::addInitializedInputTensor(const TensorInfo &info, const void *
 
 TensorId Builder::addInitializedInputTensor(const TensorInfo &info, const void *data,
                                             const VariableSettings &settings, const std::string &name) {
+  settings.verify();
   auto id = impl_->addInitializer(info, data, name);
-  if (!(settings == VariableSettings())) {
-    const auto &g = settings.getSharedVariableDomain();
+  if (settings != VariableSettings()) {
     onnxpb::StringStringEntry e;
     e.key = sVariableSettingsMetadataPrefix + id;
-    e.value = std::to_string(int(g.type)) + "," + std::to_string(g.replicaGroupSize) + "," +
-              std::to_string(static_cast<int>(settings.getRetrievalMode()));
+    e.value = variableSettingsToMetadata(settings);
     impl_->model().metadataProps.push_back(e);
   }
   return id;

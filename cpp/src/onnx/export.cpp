@@ -32,6 +32,18 @@ const Tensor *hostWeight(const Ir &ir, const std::string &name) {
   return t->hasTensorData() ? t : nullptr;
 }
 
+// The host value of t as stored: a Variable with VariableSettings holds one
+// value per group of replicas, [groups, *shape] as its initializer `dims`.
+TensorInfo hostInfo(const Tensor &t, const std::vector<int64_t> &dims) {
+  const auto size = static_cast<int64_t>(t.tensorData().size());
+  if (size == t.info.nbytes()) return t.info;
+  TensorInfo asInitializer(t.info.dataType(), dims);
+  if (asInitializer.nbytes() == size) return asInitializer;
+  Shape copies = t.info.shape();  // optimizer state of such a weight: one per group
+  copies.insert(copies.begin(), size / std::max<int64_t>(t.info.nbytes(), 1));
+  return TensorInfo(t.info.dataType(), copies);
+}
+
 } // namespace
 
 std::string exportModelWithWeights(const Ir &ir) {
@@ -45,7 +57,7 @@ std::string exportModelWithWeights(const Ir &ir) {
     auto ext = orig->externalInitializers.find(init.name);
     if (ext != orig->externalInitializers.end()) {
       if (t) {
-        std::string bytes = packedRawData(t->info, t->tensorData().data());
+        std::string bytes = packedRawData(hostInfo(*t, init.dims), t->tensorData().data());
         if (static_cast<int64_t>(bytes.size()) != ext->second.length)
           throw error("modelToHost: weight '{}' has {} bytes, its external data in '{}' {}", init.name,
                       bytes.size(), ext->second.path, ext->second.length);
@@ -61,18 +73,19 @@ std::string exportModelWithWeights(const Ir &ir) {
     fresh.dataType = init.dataType;
     fresh.docString = init.docString;
     fresh.hasRawData = true;
-    fresh.rawData = packedRawData(t->info, t->tensorData().data());
+    fresh.rawData = packedRawData(hostInfo(*t, init.dims), t->tensorData().data());
     init = std::move(fresh);
   }
   // Optimizer state travels with the weights, so training can resume from the file.
   for (const Tensor *t : g.getTensors().getOfType(TensorType::Variable)) {
     if (!isOptimizerStateId(t->id) || !t->hasTensorData()) continue;
     onnxpb::Tensor state;
+    const TensorInfo info = hostInfo(*t, t->info.shape());
     state.name = t->id;
-    state.dims = t->info.shape();
+    state.dims = info.shape();
     state.dataType = onnxDataType(t->info.dataType());
     state.hasRawData = true;
-    state.rawData = packedRawData(t->info, t->tensorData().data());
+    state.rawData = packedRawData(info, t->tensorData().data());
     m.graph.initializer.push_back(std::move(state));
   }
   std::string bytes = onnxpb::serializeModel(m);
@@ -98,7 +111,7 @@ void moveExternalData(const Ir &ir, onnxpb::Model &model, const std::string &fro
     known += (known.empty() ? "'" : ", '") + it->second.location + "'";
     if (!same(it->second)) continue;
     const Tensor *t = hostWeight(ir, init.name);
-    std::string bytes = t ? packedRawData(t->info, t->tensorData().data()) : init.rawData;
+    std::string bytes = t ? packedRawData(hostInfo(*t, init.dims), t->tensorData().data()) : init.rawData;
     chunks.push_back({std::filesystem::absolute(to).string(), offset, bytes});
     moved.push_back(&it->second);
     offset += static_cast<int64_t>(bytes.size());

@@ -13,7 +13,9 @@
 #include "popart/ir.hpp"
 #include "popart/logging.hpp"
 #include "popart/opmanager.hpp"
+#include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include "popart/variablesettings.hpp"
 #include "transforms/constfold.hpp"
 #include <algorithm>
 
@@ -62,9 +64,22 @@ std::string nodeLabel(const onnxpb::Node &n) {
 
 void GraphImporter::addInitializers(const onnxpb::Graph &og) {
   auto operands = compileTimeInitializers(og, [this](const std::string &d) { return ir_.getOpSetVersion(d); });
+  const auto grouped = parent_ ? std::map<TensorId, VariableSettings>{} : nonDefaultVariableSettings(ir_);
+  const auto replicas = static_cast<unsigned>(ir_.getSessionOptions().getGlobalReplicationFactor());
   for (const auto &init : og.initializer) {
     TensorInfo info = tensorInfoOf(init);
     auto bytes = tensorBytes(init, info);
+    auto vs = grouped.find(init.name);
+    if (vs != grouped.end()) {  // one value per group of replicas: [groups, *shape] on the host
+      if (!isFloatingPoint(info.dataType()) || operands.count(init.name))
+        throw error("initializer '{}' has {}, but only floating-point weights can hold a value per group of "
+                    "replicas (it is {})", init.name, vs->second.str(),
+                    operands.count(init.name) ? "read as a compile-time operand" : "of type " + info.data_type());
+      info = TensorInfo(info.dataType(), vs->second.shapeOnReplica(info.shape(), replicas, init.name));
+      g_.getTensors().addVarInit(init.name, info, bytes.data());
+      g_.getTensor(init.name)->setTensorData(std::move(bytes));
+      continue;
+    }
     if (!parent_ && isOptimizerStateId(init.name)) {
       ir_.savedOptimizerState()[init.name] = std::move(bytes);
       continue;

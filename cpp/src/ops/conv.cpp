@@ -5,7 +5,7 @@
 // ConvFlipWeights (ai.graphcore 1, attribute group G): W [M, C/G, k...] -> [C, M/G, k...] with
 // Y[g*C/G + c, m, k] = W[g*M/G + m, c, K-1-k], the weights of the data-gradient convolution; it is its own
 // inverse, so its gradient (ConvFlipWeightsGrad) is the same transform of dY.
-// ConvFused (internal, inference only): Y = relu?(Conv(X, W, B) + Z?), see patterns/conv_fusion.cpp.
+// ConvFused (internal, inference only): Y = relu?(bn?(Conv(X, W, B)) + Z?), see patterns/conv_fusion.cpp.
 #include "conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
@@ -155,8 +155,9 @@ public:
   void setup() override { outInfo(0) = convOutInfo(*this); }
 };
 
-/// Conv with its Relu/Add consumers folded in (made by the ConvFusion pattern): Conv's inputs and
-/// attributes, plus "relu" (0/1) and an optional addend Z (input 3) of Y's shape.
+/// Conv with its BatchNormalization/Add/Relu consumers folded in (made by the ConvFusion pattern): Conv's
+/// inputs and attributes, plus "relu" (0/1), an optional addend Z (input 3) of Y's shape and optional
+/// inference BatchNormalization parameters scale, B, mean, var (inputs 4-7) with attribute "epsilon".
 class ConvFusedOp final : public Op {
 public:
   using Op::Op;
@@ -165,6 +166,10 @@ public:
     outInfo(0) = convOutInfo(*this);
     if (hasInput(3) && inInfo(3) != outInfo(0))
       throw error("addend Z {} must match the convolution output {}", inInfo(3).toString(), outInfo(0).toString());
+    for (InIndex i = 4; i < 8; ++i)  // a folded BatchNormalization: scale, B, mean, var per output channel
+      if (hasInput(i) && (inInfo(i).shape() != Shape{outInfo(0).dim(1)} || inInfo(i).dataType() != outInfo(0).dataType()))
+        throw error("normalisation parameter {} {} must be [{}] of type {}", i, inInfo(i).toString(),
+                    outInfo(0).dim(1), outInfo(0).data_type());
   }
 };
 

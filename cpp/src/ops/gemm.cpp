@@ -2,6 +2,8 @@
 // B' = transB ? B^T : B; C (optional from 11) broadcasts unidirectionally to [M, N].
 // Gradients (GemmGrad, arg = 0, 1, 2): dA' = alpha dY B'^T, dB' = alpha A'^T dY (transposed back
 // when transA/transB), dC = beta * dY summed over the dimensions C was broadcast along.
+// GemmFused: see gemm.hpp.
+#include "gemm.hpp"
 #include "popart/error.hpp"
 #include "popart/opmanager.hpp"
 
@@ -78,6 +80,38 @@ private:
   }
 };
 
+/// Gemm/MatMul + bias Add + activation folded into one product (GemmFusion pattern); no gradient (inference only).
+class GemmFusedOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override {
+    const auto &a = inInfo(0), &b = inInfo(1);
+    bool ta = attr<Attributes::Int>("transA", 0) != 0, tb = attr<Attributes::Int>("transB", 0) != 0;
+    if (b.rank() != 2 || a.rank() < 2 || (ta && a.rank() != 2))
+      throw error("GemmFused needs a 2-D B and an A of rank >= 2 (2 with transA), got A {} and B {}", a.shape(),
+                  b.shape());
+    int64_t k = ta ? a.dim(0) : a.dim(a.rank() - 1), kb = b.dim(tb ? 1 : 0), n = b.dim(tb ? 0 : 1);
+    if (k != kb) throw error("GemmFused inner dimensions differ: A' has {} columns, B' has {} rows", k, kb);
+    Shape out = ta ? Shape{a.dim(1), n} : a.shape();
+    out.back() = n;
+    if (hasInput(2)) checkC(TensorInfo(a.dataType(), out).nelms() / std::max<int64_t>(n, 1), n, out.size());
+    outInfo(0) = TensorInfo(a.dataType(), out);
+  }
+
+private:
+  void checkC(int64_t rows, int64_t n, size_t outRank) const {
+    const auto &c = inInfo(2);
+    bool ok = c.dataType() == inInfo(0).dataType() && c.rank() <= 2;
+    for (int64_t i = 0; ok && i < c.rank(); ++i) {
+      int64_t d = c.shape()[c.rank() - 1 - i];
+      ok = d == 1 || d == (i == 0 ? n : rows);
+      if (i == 1 && outRank > 2) ok = d == 1;
+    }
+    if (!ok) throw error("input C {} cannot be broadcast to the [{}, {}] product", c.shape(), rows, n);
+  }
+};
+
 std::vector<DataType> gemmTypes() {
   auto t = floatTypes();
   for (auto i : {DataType::INT32, DataType::INT64, DataType::UINT32, DataType::UINT64}) t.push_back(i);
@@ -85,6 +119,19 @@ std::vector<DataType> gemmTypes() {
 }
 
 } // namespace
+
+std::unique_ptr<Op> makeGemmFusedOp(const Op::Settings &settings, bool transA, bool transB, float alpha, float beta,
+                                    GemmActivation activation) {
+  auto op = std::make_unique<GemmFusedOp>(internalOp("GemmFused"), settings);
+  op->attributes().setAttribute("transA", Attributes::Int(transA));
+  op->attributes().setAttribute("transB", Attributes::Int(transB));
+  op->attributes().setAttribute("alpha", alpha);
+  op->attributes().setAttribute("beta", beta);
+  op->attributes().setAttribute("activation", static_cast<Attributes::Int>(activation));
+  return op;
+}
+
 POPART_REGISTER_OP(GemmOp, onnxOp("Gemm", {6, 7, 9, 11, 13}), gemmTypes());
 POPART_REGISTER_OP(GemmGradOp, internalOp("GemmGrad"));
+POPART_REGISTER_OP(GemmFusedOp, internalOp("GemmFused"));
 } // namespace popart

@@ -1,8 +1,11 @@
-// ConvFusion (inference only): a Conv whose result feeds only a Relu, or only an Add with a tensor Z of the
-// same type and shape (optionally followed by a Relu that is the Add result's only consumer), becomes one
-// ConvFused op computing Y = relu?(Conv(X, W, B) + Z?), run by oneDNN as a convolution with sum and ReLU
-// post-ops. Intermediate tensors must not be graph outputs or anchors. Training graphs are left alone
+// ConvFusion (inference only): a Conv, optionally followed by an inference BatchNormalization of its
+// result, whose result feeds only a Relu, or only an Add with a tensor Z of the same type and shape
+// (optionally followed by a Relu that is the Add result's only consumer), becomes one ConvFused op computing
+// Y = relu?(bn?(Conv(X, W, B)) + Z?), run by oneDNN as a convolution with per-channel multiply and add
+// (the normalisation, from the current statistics at each run), sum and ReLU post-ops. Intermediate tensors must not be graph outputs or anchors. Training graphs are left alone
 // (autodiff needs the separate ops), as are ops under topological constraints.
+#include "fusion_util.hpp"
+#include "ops/batchnorm.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/graph.hpp"
@@ -13,22 +16,22 @@
 namespace popart {
 namespace {
 
-bool isOnnx(const Op *op, const char *type) { return op->opid.domain == Domain::ai_onnx && op->opid.type == type; }
+using fusion::constrained;
+using fusion::fusibleRelu;
+using fusion::isOnnx;
+using fusion::soleConsumer;
 
-/// The only consumer of `op`'s single output when that output is an internal tensor read once, else null.
-Op *soleConsumer(const Op *op) {
-  if (op->output->n() != 1 || !op->hasOutput(0)) return nullptr;
-  const Tensor *t = op->outTensor(0);
-  if (t->isGraphOutput() || op->getIr().getDataFlow().isAnchored(t->id) || t->consumers.getTotal() != 1)
-    return nullptr;
-  Op *c = t->consumers.getOps().front();
-  bool sameStage = c->settings.vgraphId == op->settings.vgraphId &&
-                   c->settings.pipelineStage == op->settings.pipelineStage &&
-                   c->settings.executionContext == op->settings.executionContext;
-  return sameStage ? c : nullptr;
+/// Whether `bn` is an inference BatchNormalization of `conv`'s output with per-channel parameters of its type.
+bool fusibleBatchNorm(const Op *bn, const Op *conv) {
+  const auto *b = dynamic_cast<const BatchNormOp *>(bn);
+  if (!b || !isOnnx(bn, "BatchNormalization") || b->training() || bn->output->n() != 1 || !bn->hasOutput(0) ||
+      bn->input->n() != 5 || bn->inId(0) != conv->outId(0))
+    return false;
+  const TensorInfo &y = conv->outInfo(0);
+  for (InIndex i = 1; i < 5; ++i)
+    if (bn->inInfo(i).shape() != Shape{y.dim(1)} || bn->inInfo(i).dataType() != y.dataType()) return false;
+  return true;
 }
-
-bool fusibleRelu(const Op *op) { return op && isOnnx(op, "Relu") && op->input->n() == 1; }
 
 /// Input index of Z when `add` is an Add of `conv`'s output and a tensor Z of the same type and shape, else -1.
 int addendIndex(const Op *add, const Op *conv) {
@@ -39,30 +42,30 @@ int addendIndex(const Op *add, const Op *conv) {
   return add->inInfo(other) == conv->outInfo(0) && add->outInfo(0) == conv->outInfo(0) ? other : -1;
 }
 
-/// The ops fused into `conv`: an optional Add and an optional Relu after it.
+/// The ops fused into `conv`: an optional BatchNormalization, then an optional Add and an optional Relu.
 struct FusionChain {
-  Op *add = nullptr, *relu = nullptr;
+  Op *bn = nullptr, *add = nullptr, *relu = nullptr;
   int addend = -1;
-  bool empty() const { return !add && !relu; }
+  bool empty() const { return !bn && !add && !relu; }
 };
-
-bool constrained(const Op *op) {
-  for (const auto &[b, a] : op->getGraph().getTopoCons())
-    if (b == op->id || a == op->id) return true;
-  return false;
-}
 
 FusionChain fusionChain(Op *conv) {
   FusionChain f;
   Op *next = soleConsumer(conv);
+  if (next && fusibleBatchNorm(next, conv) && !constrained(next)) {
+    f.bn = next;
+    next = soleConsumer(next);
+  }
+  const Op *base = f.bn ? f.bn : conv;  // the op whose result the Add or Relu reads
   if (fusibleRelu(next)) {
     f.relu = next;
-  } else if ((f.addend = addendIndex(next, conv)) >= 0) {
+  } else if (next && (f.addend = addendIndex(next, base)) >= 0) {
     f.add = next;
     Op *after = soleConsumer(next);
     if (fusibleRelu(after) && !constrained(after)) f.relu = after;
   }
-  if ((f.add && constrained(f.add)) || (f.relu && !f.add && constrained(f.relu))) return {};
+  if (f.add && constrained(f.add)) f.add = nullptr, f.relu = nullptr;
+  if (f.relu && !f.add && constrained(f.relu)) f.relu = nullptr;
   return f;
 }
 
@@ -79,11 +82,15 @@ public:
     std::map<InIndex, TensorId> ins;
     for (const auto &[i, t] : conv->input->tensorMap()) ins[i] = t->id;
     if (f.add) ins[3] = f.add->inId(f.addend);
-    std::vector<TensorId> dropped{conv->outId(0)};
-    if (f.add && f.relu) dropped.push_back(f.add->outId(0));
-    TensorId out = (f.relu ? f.relu : f.add)->outId(0);
+    if (f.bn)
+      for (InIndex i = 1; i < 5; ++i) ins[3 + i] = f.bn->inId(i);
+    TensorId out = (f.relu ? f.relu : f.add ? f.add : f.bn)->outId(0);
+    std::vector<TensorId> dropped;  // every fused op's output but the last
+    for (Op *op : {conv, f.bn, f.add})
+      if (op && op->outId(0) != out) dropped.push_back(op->outId(0));
     auto fused = makeConvFusedOp(*conv, f.relu != nullptr);
-    for (Op *op : {conv, f.add, f.relu})
+    if (f.bn) fused->attributes().setAttribute("epsilon", f.bn->attr<Attributes::Float>("epsilon", 1e-5f));
+    for (Op *op : {conv, f.bn, f.add, f.relu})
       if (op) g.eraseOp(op->id);
     for (const auto &id : dropped) g.getTensors().remove(id);
     g.connectAndSetup(g.moveIntoGraph(std::move(fused)), ins, {{0, out}});

@@ -16,6 +16,7 @@
 #include "popart/session.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include "popart/variablesettings.hpp"
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -98,6 +99,17 @@ std::string readAll(const std::string &file) {
   return ss.str();
 }
 
+// A Variable holds one value, or with VariableSettings one per group or per replica.
+bool savedSizeFits(const Ir &ir, const std::map<TensorId, VariableSettings> &grouped, const Tensor &t, int64_t size) {
+  const int64_t one = t.info.nbytes();
+  if (size == one) return true;
+  auto vs = grouped.find(t.id);
+  if (vs == grouped.end() || one == 0 || size % one != 0) return false;
+  const auto replicas = static_cast<unsigned>(ir.getSessionOptions().getGlobalReplicationFactor());
+  const int64_t slots = size / one;
+  return slots == vs->second.getGroupCount(replicas) || slots == replicas;
+}
+
 // Parses and validates the whole file; returns the variables' new contents without touching the IR.
 std::vector<std::pair<Tensor *, std::string>> parseFile(Ir &ir, const std::string &file) {
   const std::string bytes = readAll(file);
@@ -117,6 +129,7 @@ std::vector<std::pair<Tensor *, std::string>> parseFile(Ir &ir, const std::strin
     throw error("executable '{}' was compiled from a different model or options than this session", file);
   const auto count = r.get<uint64_t>();
   Graph &g = ir.getMainGraph();
+  const auto grouped = nonDefaultVariableSettings(ir);
   std::vector<std::pair<Tensor *, std::string>> staged;
   for (uint64_t k = 0; k < count; ++k) {
     std::string id = r.getBytes(r.get<uint32_t>());
@@ -128,7 +141,7 @@ std::vector<std::pair<Tensor *, std::string>> parseFile(Ir &ir, const std::strin
     if (onnxType != onnxDataType(t->info.dataType()))
       throw error("executable '{}': variable '{}' has ONNX type {}, the session's is {}", file, id, onnxType,
                   t->info.data_type());
-    if (static_cast<int64_t>(data.size()) != t->info.nbytes())
+    if (!savedSizeFits(ir, grouped, *t, static_cast<int64_t>(data.size())))
       throw error("executable '{}': variable '{}' has {} bytes, expected {}", file, id, data.size(), t->info.nbytes());
     staged.emplace_back(t, std::move(data));
   }

@@ -3,6 +3,8 @@
 #include "onnx/import.hpp"
 #include "onnx/model.hpp"
 #include "popart/error.hpp"
+#include "popart/graph.hpp"
+#include "popart/tensor.hpp"
 #include "popart/inputshapeinfo.hpp"
 #include "popart/ir.hpp"
 #include "popart/optimizer.hpp"
@@ -12,6 +14,25 @@
 #include "transforms/pipeline.hpp"
 
 namespace popart {
+namespace {
+
+/// The IR keeps the model (modelToHost, name checks), but the bytes of initializers that are now tensors
+/// with host data are read from those tensors: the model's copy is dropped, so weights are not held twice.
+void dropImportedInitializerData(onnxpb::Model &m, const Graph &g) {
+  for (auto &init : m.graph.initializer) {
+    if (m.externalInitializers.count(init.name) || !g.getTensors().contains(init.name) ||
+        !g.getTensor(init.name)->hasTensorData())
+      continue;
+    std::string().swap(init.rawData);
+    std::vector<float>().swap(init.floatData);
+    std::vector<int32_t>().swap(init.int32Data);
+    std::vector<int64_t>().swap(init.int64Data);
+    std::vector<double>().swap(init.doubleData);
+    std::vector<uint64_t>().swap(init.uint64Data);
+  }
+}
+
+} // namespace
 
 void Ir::prepare(const IrBundle &b) {
   if (prepared_) throw error("Ir::prepare called twice");
@@ -25,6 +46,7 @@ void Ir::prepare(const IrBundle &b) {
   setOnnxModel(*b.model);
   importModel(*this);
   runIrPipeline(*this);
+  dropImportedInitializerData(*model_, getMainGraph());
 }
 
 } // namespace popart

@@ -2,13 +2,47 @@
 #include "cpu/executor.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
+#include "popart/optimizer.hpp"
 #include "popart/session.hpp"
 #include "popart/tensor.hpp"
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 namespace popart {
+
+namespace {
+
+/// Time per op type (the fused kernels appear as their own types), largest first.
+std::string byType(const std::vector<const popx::OpStats *> &stats, std::chrono::nanoseconds total) {
+  struct Row {
+    int64_t ops = 0, calls = 0;
+    std::chrono::nanoseconds time{0};
+  };
+  std::map<std::string, Row> rows;
+  for (const auto *s : stats) {
+    Row &r = rows[s->op->opid.type];
+    ++r.ops;
+    r.calls += s->calls;
+    r.time += s->time;
+  }
+  std::vector<std::pair<std::string, Row>> order(rows.begin(), rows.end());
+  std::sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.second.time > b.second.time; });
+  std::ostringstream os;
+  char line[256];
+  std::snprintf(line, sizeof(line), "time by op type:\n%-32s %6s %10s %12s %8s\n", "type", "ops", "calls", "total ms", "%");
+  os << line;
+  for (const auto &[type, r] : order) {
+    double pct = total.count() ? 100.0 * r.time.count() / total.count() : 0.0;
+    std::snprintf(line, sizeof(line), "%-32.32s %6lld %10lld %12.3f %8.2f\n", type.c_str(), static_cast<long long>(r.ops),
+                  static_cast<long long>(r.calls), r.time.count() / 1e6, pct);
+    os << line;
+  }
+  return os.str();
+}
+
+} // namespace
 
 std::string Session::getSummaryReport(bool resetProfile) const {
   std::ostringstream os;
@@ -29,6 +63,15 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   std::snprintf(line, sizeof(line), "replicas: %lld in this process, %d thread(s) each (memory above is per replica)\n",
                 static_cast<long long>(devicex_->localReplicas()), devicex_->threadsPerReplica());
   os << line;
+  int64_t stateBytes = 0, stateTensors = 0;  // on each replica: a sharded state holds its shard only
+  for (const Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable))
+    if (isOptimizerStateId(t->id)) {
+      stateBytes += t->info.nbytes();
+      ++stateTensors;
+    }
+  std::snprintf(line, sizeof(line), "optimizer state: %lld bytes per replica in %lld tensor(s)\n",
+                static_cast<long long>(stateBytes), static_cast<long long>(stateTensors));
+  os << line;
   if (!devicex_->pipelineSummary().empty()) os << devicex_->pipelineSummary() << "\n";
   std::snprintf(line, sizeof(line), "time in ops since last reset: %.3f ms over %zu ops\n", total.count() / 1e6, stats.size());
   os << line;
@@ -43,6 +86,7 @@ std::string Session::getSummaryReport(bool resetProfile) const {
                   static_cast<long long>(outBytes));
     os << line;
   }
+  os << byType(order, total);
   if (resetProfile) devicex_->resetStats();
   return os.str();
 }

@@ -21,6 +21,7 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/stepio.hpp"
 #include "popart/tensor.hpp"
+#include "popart/variablesettings.hpp"
 #include <cstdio>
 #include <algorithm>
 #include <cstring>
@@ -45,22 +46,25 @@ Session::~Session() = default;
 
 namespace {
 
-// Variables with one value per group of replicas (Builder VariableSettings
-// with a CommGroup that splits the replicas) are not implemented: refuse them
-// instead of giving every replica the same value.
-void refuseGroupedVariables(const onnxpb::Model &m, const SessionOptions &o) {
+// The VariableSettings of the model's weights must fit the replicas (global
+// ones with enableDistributedReplicatedGraphs): their groups tile them.
+// AllReduceReplicas retrieval is not supported (PopART does not support it either).
+void checkVariableSettings(const onnxpb::Model &m, const SessionOptions &o) {
   const std::string prefix = sVariableSettingsMetadataPrefix;
   const auto replicas = static_cast<unsigned>(o.getGlobalReplicationFactor());
   for (const auto &p : m.metadataProps) {
     if (p.key.rfind(prefix, 0) != 0) continue;
-    int type = 0, size = 0, mode = 0;
-    if (std::sscanf(p.value.c_str(), "%d,%d,%d", &type, &size, &mode) != 3) continue;
-    const CommGroup g(static_cast<CommGroupType>(type), static_cast<unsigned>(size));
-    if (toReplicaGrouping(g, replicas).getNumGroups() > 1)
-      throw error("variable '{}' has VariableSettings with one value per group of replicas (CommGroup type {}, "
-                  "size {}) over {} replicas; popart-cpu does not support grouped variables yet: use the default "
-                  "VariableSettings (one value for all replicas)",
-                  p.key.substr(prefix.size()), type, size, replicas);
+    const TensorId id = p.key.substr(prefix.size());
+    const VariableSettings vs = variableSettingsFromMetadata(p.value, id);
+    if (vs.getRetrievalMode() == VariableRetrievalMode::AllReduceReplicas)
+      throw error("variable '{}': VariableRetrievalMode.AllReduceReplicas is not supported; use OnePerGroup or "
+                  "AllReplicas", id);
+    try {
+      vs.getReplicaGrouping(replicas);
+    } catch (const error &e) {
+      throw error("variable '{}': its {} does not fit the session's {} replicas: {}", id, vs.str(), replicas,
+                  e.what());
+    }
   }
 }
 
@@ -70,7 +74,7 @@ void Session::ctorCommonLogic(const std::string &model, const DataFlow &dataFlow
                               const SessionOptions &options, const Patterns &patterns, const TensorId &loss,
                               const Optimizer *optimizer) {
   onnxpb::Model m = readModel(model);
-  refuseGroupedVariables(m, options);
+  checkVariableSettings(m, options);
   IrBundle b;
   b.model = &m;
   b.dataFlow = &dataFlow;
@@ -162,20 +166,79 @@ void Session::copyDeviceWeightsToHost() {
 
 namespace {
 
-void checkWeightBuffer(const Tensor &t, const MutableVoidData &d) {
+void checkWeightType(const Tensor &t, const MutableVoidData &d) {
   if (!hostHolds(d.info.dataType(), t.info.dataType()))
     throw error("weight buffer for '{}' has type {}, expected {}", t.id, d.info.data_type(), t.info.data_type());
+}
+
+void checkWeightBuffer(const Tensor &t, const MutableVoidData &d) {
+  checkWeightType(t, d);
   if (d.info.nelms() != t.info.nelms())
     throw error("weight buffer for '{}' has {} elements, expected {} ({})", t.id, d.info.nelms(), t.info.nelms(),
                 t.info.toString());
 }
 
+// The shape of `copies` values of t, one after the other.
+Shape copiesShape(const Tensor &t, unsigned copies) {
+  Shape s = t.info.shape();
+  if (copies > 1) s.insert(s.begin(), static_cast<int64_t>(copies));
+  return s;
+}
+
+unsigned globalReplicas(const Ir &ir) {
+  return static_cast<unsigned>(ir.getSessionOptions().getGlobalReplicationFactor());
+}
+
+// Slots (copies of the replica-shaped value) in t's host data.
+unsigned hostSlots(const Tensor &t) {
+  return static_cast<unsigned>(t.tensorData().size() / std::max<size_t>(static_cast<size_t>(t.info.nbytes()), 1));
+}
+
+// A Variable with VariableSettings returns numReplicasReturningVariable values:
+// one per group (each group's representative) or one per replica (AllReplicas).
+void readGroupedWeight(const Tensor &t, const VariableSettings &vs, unsigned replicas, const MutableVoidData &d) {
+  checkWeightType(t, d);
+  const unsigned n = vs.numReplicasReturningVariable(replicas);
+  if (d.info.nelms() != static_cast<int64_t>(n) * t.info.nelms())
+    throw error("weight buffer for '{}' has {} elements, expected {} ({} value(s) of {} for its {} over {} "
+                "replicas)", t.id, d.info.nelms(), copiesShape(t, n), n, t.info.toString(), vs.str(), replicas);
+  const auto nbytes = static_cast<size_t>(t.info.nbytes());
+  const ReplicaGrouping rg = vs.getReplicaGrouping(replicas);
+  const bool perReplica = vs.getRetrievalMode() == VariableRetrievalMode::AllReplicas;
+  for (unsigned i = 0; i < n; ++i) {
+    const unsigned replica = perReplica ? i : rg.getReplicaAt(i, 0);
+    const unsigned slot = hostSlotOfReplica(vs, replicas, hostSlots(t), replica);
+    std::memcpy(static_cast<char *>(d.data) + i * nbytes, t.tensorData().data() + slot * nbytes, nbytes);
+  }
+}
+
+// Accepts one value per group, or (AllReplicas) one per replica.
+void writeGroupedWeight(Tensor &t, const VariableSettings &vs, unsigned replicas, const MutableVoidData &d) {
+  checkWeightType(t, d);
+  const unsigned groups = vs.getGroupCount(replicas);
+  const bool perReplica = vs.getRetrievalMode() == VariableRetrievalMode::AllReplicas;
+  const int64_t copies = d.info.nelms() / std::max<int64_t>(t.info.nelms(), 1);
+  if (d.info.nelms() % std::max<int64_t>(t.info.nelms(), 1) != 0 ||
+      !(copies == groups || (perReplica && copies == replicas)))
+    throw error("weight buffer for '{}' has {} elements, expected {}{} (its {} over {} replicas)", t.id,
+                d.info.nelms(), copiesShape(t, groups),
+                perReplica ? " or " + std::to_string(replicas) + " values, one per replica" : std::string(),
+                vs.str(), replicas);
+  t.setTensorData(d.data, copies * t.info.nbytes());
+}
+
 } // namespace
 
 void Session::readWeights(const IWeightsIO &w) {
+  const auto grouped = nonDefaultVariableSettings(*ir_);
   for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable)) {
     if (!w.contains(t->id)) continue;
     MutableVoidData d = w.weight(t->id);
+    auto vs = grouped.find(t->id);
+    if (vs != grouped.end()) {
+      readGroupedWeight(*t, vs->second, globalReplicas(*ir_), d);
+      continue;
+    }
     checkWeightBuffer(*t, d);
     std::memcpy(d.data, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
   }
@@ -208,9 +271,16 @@ void Session::refuseOptimizingConstants(const Optimizer &optimizer) const {
 
 void Session::writeWeights(const IWeightsIO &w) {
   refuseConstantOperands([&](const TensorId &id) { return w.contains(id); }, "writeWeights");
+  const auto grouped = nonDefaultVariableSettings(*ir_);
   for (Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable)) {
     if (!w.contains(t->id)) continue;
     MutableVoidData d = w.weight(t->id);
+    auto vs = grouped.find(t->id);
+    if (vs != grouped.end()) {
+      writeGroupedWeight(*t, vs->second, globalReplicas(*ir_), d);
+      hostWeightsInSync_ = false;
+      continue;
+    }
     checkWeightBuffer(*t, d);
     std::memcpy(t->tensorData().data(), d.data, static_cast<size_t>(t->info.nbytes()));
     hostWeightsInSync_ = false;
@@ -220,6 +290,9 @@ void Session::writeWeights(const IWeightsIO &w) {
 // Data for an id that is no input of the model is a typo or a wrong model: say
 // which inputs the model has (inputs the compiler pruned are only warned about).
 void Session::checkStepInputIds(const StepIOGeneric &io) const {
+  const auto ids = io.inputIds();
+  if (std::all_of(ids.begin(), ids.end(), [&](const TensorId &id) { return stepElements_.inputs.count(id) != 0; }))
+    return;  // the common case, checked without building the model's input list
   const onnxpb::Model *m = ir_->getModel();
   std::set<TensorId> modelInputs;
   if (m)
@@ -227,7 +300,7 @@ void Session::checkStepInputIds(const StepIOGeneric &io) const {
   for (const auto &t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream)) modelInputs.insert(t->id);
   if (m)
     for (const auto &init : m->graph.initializer) modelInputs.erase(init.name);
-  for (const auto &id : io.inputIds()) {
+  for (const auto &id : ids) {
     if (stepElements_.inputs.count(id) || modelInputs.count(id)) continue;
     std::vector<TensorId> names(modelInputs.begin(), modelInputs.end());
     throw error("the step IO has data for '{}', which is no input of the model (its inputs: {})", id, names);
@@ -273,7 +346,32 @@ void Session::connectStreamToCallback(const TensorId &id, std::function<void(voi
 
 void Session::modelToHost(const std::string &fileName) {
   weightsToHost();
-  writeFileAtomically(fileName, exportModelWithWeights(*ir_), "modelToHost");
+  // The model holds one value per group of a Variable with VariableSettings
+  // (AllReplicas leaves one per replica on the host: their groups' representatives are written).
+  const unsigned replicas = globalReplicas(*ir_);
+  std::vector<std::pair<Tensor *, std::vector<char>>> perReplica;
+  for (const auto &[id, vs] : nonDefaultVariableSettings(*ir_)) {
+    if (!ir_->getMainGraph().getTensors().contains(id)) continue;
+    Tensor *t = ir_->getTensor(id);
+    const unsigned groups = vs.getGroupCount(replicas);
+    if (!t->hasTensorData() || hostSlots(*t) != replicas || groups == replicas) continue;
+    const auto nbytes = static_cast<size_t>(t->info.nbytes());
+    std::vector<char> one(nbytes * groups);
+    const ReplicaGrouping rg = vs.getReplicaGrouping(replicas);
+    for (unsigned g = 0; g < groups; ++g)
+      std::memcpy(one.data() + g * nbytes, t->tensorData().data() + rg.getReplicaAt(g, 0) * nbytes, nbytes);
+    perReplica.emplace_back(t, std::move(t->tensorData()));
+    t->setTensorData(std::move(one));
+  }
+  std::string bytes;
+  try {
+    bytes = exportModelWithWeights(*ir_);
+  } catch (...) {
+    for (auto &[t, data] : perReplica) t->setTensorData(std::move(data));
+    throw;
+  }
+  for (auto &[t, data] : perReplica) t->setTensorData(std::move(data));
+  writeFileAtomically(fileName, bytes, "modelToHost");
 }
 
 void Session::updateExternallySavedTensorLocations(const std::string &fromLocation, const std::string &toLocation) {
@@ -288,6 +386,7 @@ void Session::updateExternallySavedTensorLocations(const std::string &fromLocati
 void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {
   onnxpb::Model m = readModel(model);
   Graph &g = ir_->getMainGraph();
+  const auto grouped = nonDefaultVariableSettings(*ir_);
   for (const auto &init : m.graph.initializer) {
     if (!g.getTensors().contains(init.name) || g.getTensor(init.name)->tensorType() != TensorType::Variable) {
       if (ignoreMissing) continue;
@@ -296,10 +395,14 @@ void Session::resetHostWeights(const std::string &model, bool ignoreMissing) {
     }
     Tensor *t = g.getTensor(init.name);
     TensorInfo info = tensorInfoOf(init);
+    const std::vector<char> bytes = tensorBytes(init, info);
+    auto vs = grouped.find(init.name);
+    if (vs != grouped.end())  // one value per group: [groups, *shape]
+      info = TensorInfo(info.dataType(), vs->second.shapeOnReplica(info.shape(), globalReplicas(*ir_), init.name));
     if (info != t->info)
       throw error("resetHostWeights: weight '{}' is {} in the model, {} in the session", init.name,
                   info.toString(), t->info.toString());
-    t->setTensorData(tensorBytes(init, info));
+    t->setTensorData(bytes);
   }
   if (isPrepared()) weightsFromHost();
 }

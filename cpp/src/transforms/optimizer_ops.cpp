@@ -4,6 +4,7 @@
 // ordered after every op that reads the weight.
 #include "autodiff.hpp"
 #include "order_modifiers.hpp"
+#include "popart/adam.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/half.hpp"
@@ -13,7 +14,10 @@
 #include "popart/optimizer.hpp"
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
+#include "popart/tensorlocation.hpp"
+#include "popart/variablesettings.hpp"
 #include <cstring>
+#include <tuple>
 
 namespace popart {
 namespace {
@@ -48,6 +52,27 @@ int64_t microBatchesPerUpdate(const Ir &ir) { return ir.getSessionOptions().getA
 // Replicas (over all processes) whose gradients one update combines.
 int64_t replicasPerUpdate(const Ir &ir) { return ir.getSessionOptions().getGlobalReplicationFactor(); }
 
+// How the replicas share each weight: by default all of them hold one value
+// and combine their gradients; a weight with VariableSettings has one value
+// per group, and a group combines the gradients of its replicas only.
+struct Sharing {
+  CommGroup group;       // the replicas one update combines
+  int64_t replicas = 1;  // how many they are
+};
+
+std::map<TensorId, Sharing> weightSharing(const Ir &ir) {
+  std::map<TensorId, Sharing> out;
+  const auto n = static_cast<unsigned>(replicasPerUpdate(ir));
+  for (const auto &[id, vs] : nonDefaultVariableSettings(ir))
+    out[id] = Sharing{vs.toCommGroup(n, id), vs.getRealGroupSize(n)};
+  return out;
+}
+
+Sharing sharingOf(const Ir &ir, const std::map<TensorId, Sharing> &sharing, const TensorId &w) {
+  auto it = sharing.find(w);
+  return it == sharing.end() ? Sharing{CommGroup(), replicasPerUpdate(ir)} : it->second;
+}
+
 bool runningMean(const Ir &ir) {
   const auto &o = ir.getSessionOptions();
   return o.accumulationAndReplicationReductionType == ReductionType::Mean &&
@@ -56,16 +81,16 @@ bool runningMean(const Ir &ir) {
 
 // Un-scales the loss scaling; Mean with the Post strategy divides the summed
 // gradients here (Running keeps a mean in the accumulator instead).
-float gradScale(const Ir &ir) {
+float gradScale(const Ir &ir, int64_t replicas) {
   const auto &o = ir.getSessionOptions();
   float s = 1.0f / ir.getOptimizer()->getLossScalingVal();
   if (o.accumulationAndReplicationReductionType == ReductionType::Mean && !runningMean(ir))
-    s /= static_cast<float>(microBatchesPerUpdate(ir) * replicasPerUpdate(ir));
+    s /= static_cast<float>(microBatchesPerUpdate(ir) * replicas);
   return s;
 }
 
-std::vector<float> hyperValues(const Ir &ir, const TensorId &w) {
-  std::vector<float> v{gradScale(ir)};
+std::vector<float> hyperValues(const Ir &ir, const TensorId &w, const Sharing &sharing) {
+  std::vector<float> v{gradScale(ir, sharing.replicas)};
   for (float x : ir.getOptimizer()->varUpdate(w).hyperValues) v.push_back(x);
   return v;
 }
@@ -77,7 +102,28 @@ struct WeightUpdate {
   VarUpdateSpec spec;
   std::map<InIndex, TensorId> ins;
   bool accumulated = false;
+  Sharing sharing;
+  int64_t stateShards = 1;  // replicas the optimizer state is split over (replicated tensor sharding)
 };
+
+// optimizerStateTensorLocationSettings with replicatedTensorSharding: the state
+// of a weight that all replicas share, with at least
+// minElementsForReplicatedTensorSharding elements, is split into one shard per
+// replica; each replica updates its shard of the weight and the replicas
+// all-gather the weight. Lamb (which needs whole-tensor norms) keeps whole state.
+int64_t stateShards(const Ir &ir, const Tensor *w, const VarUpdateSpec &spec, const Sharing &sharing) {
+  const auto &o = ir.getSessionOptions();
+  const auto &tls = o.optimizerStateTensorLocationSettings;
+  const int64_t R = replicasPerUpdate(ir);
+  if (tls.location.replicatedTensorSharding != ReplicatedTensorSharding::On || R < 2 || o.hostAllReduce) return 1;
+  if (sharing.group != CommGroup() || w->info.nelms() < std::max(tls.minElementsForReplicatedTensorSharding, 1))
+    return 1;
+  auto mode = spec.modes.find("mode");
+  if (spec.algorithm == "Adam" && mode != spec.modes.end() &&
+      (mode->second == static_cast<int64_t>(AdamMode::Lamb) || mode->second == static_cast<int64_t>(AdamMode::LambNoBias)))
+    return 1;
+  return R;
+}
 
 // Accum___w += g (g cast to the accumulator's type first when they differ).
 TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) {
@@ -108,6 +154,10 @@ TensorId addReplicaReduction(Ir &ir, const WeightUpdate &u) {
   attrs.setAttribute("__collectiveOperator", Attributes::Int(runningMean(ir) ? 1 : 0));  // Mean : Add
   // hostAllReduce: then the mean over the host processes (Horovod's DistributedOptimizer attaches them).
   if (ir.getSessionOptions().hostAllReduce) attrs.setAttribute("hostAllReduce", Attributes::Int(1));
+  const CommGroup &group = u.sharing.group;
+  if (group != CommGroup())
+    attrs.setAttribute("__collectiveCommGroup",
+                       Attributes::Ints{static_cast<int64_t>(group.type), static_cast<int64_t>(group.replicaGroupSize)});
   Op *op = g.createConnectedOp(graphcoreOp(u.accumulated ? "ReplicatedAllReduceInplace" : "ReplicatedAllReduce"),
                                {{0, in}}, {{0, out}}, attrs, "GradReduce_" + u.w->id);
   if (u.accumulated) op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
@@ -115,26 +165,94 @@ TensorId addReplicaReduction(Ir &ir, const WeightUpdate &u) {
   return out;
 }
 
-WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad) {
+WeightUpdate prepareWeight(Ir &ir, Tensor *w, const TensorId &grad, const Sharing &sharing) {
   Graph &g = ir.getMainGraph();
-  WeightUpdate u{w, ir.getOptimizer()->varUpdate(w->id), {}};
-  auto hv = hyperValues(ir, w->id);
+  WeightUpdate u{w, ir.getOptimizer()->varUpdate(w->id), {}, false, sharing};
+  u.stateShards = stateShards(ir, w, u.spec, sharing);
+  const int64_t shard = (w->info.nelms() + u.stateShards - 1) / u.stateShards;
+  if (sharing.group != CommGroup() && ir.getSessionOptions().hostAllReduce)
+    throw error("weight '{}' has one value per group of replicas, but hostAllReduce averages its gradient over "
+                "all processes; use the default VariableSettings with hostAllReduce", w->id);
+  auto hv = hyperValues(ir, w->id, sharing);
   g.getTensors().addVarInit(hyperPrefix + w->id, TensorInfo(DataType::FLOAT, {static_cast<int64_t>(hv.size())}), hv.data());
   u.ins = {{0, w->id}, {1, grad}, {2, hyperPrefix + w->id}};
   InIndex next = 3;
   for (const auto &st : u.spec.state) {
-    TensorInfo info(st.type == DataType::UNDEFINED ? w->info.dataType() : st.type, st.scalar ? Shape{} : w->info.shape());
+    TensorInfo info(st.type == DataType::UNDEFINED ? w->info.dataType() : st.type,
+                    st.scalar ? Shape{} : u.stateShards > 1 ? Shape{shard} : w->info.shape());
     auto saved = ir.savedOptimizerState().find(st.name);
-    const bool resume = saved != ir.savedOptimizerState().end() && saved->second.size() == size_t(info.nbytes());
-    g.getTensors().addVarInit(st.name, info, resume ? saved->second.data() : filled(info, st.init).data());
+    // A saved state holds one value, or one per group of replicas for a weight with VariableSettings.
+    // Sharded state: one shard per replica on the host (a saved whole state is split into them).
+    const size_t one = size_t(info.nbytes()), slots = sharing.group != CommGroup()
+                                                          ? size_t(replicasPerUpdate(ir) / sharing.replicas)
+                                                          : !st.scalar && u.stateShards > 1 ? size_t(u.stateShards) : 1;
+    std::vector<char> savedBytes;
+    if (saved != ir.savedOptimizerState().end()) {
+      savedBytes = saved->second;
+      const size_t whole = size_t(TensorInfo(info.dataType(), w->info.shape()).nbytes());
+      if (!st.scalar && u.stateShards > 1 && savedBytes.size() == whole) savedBytes.resize(one * slots, 0);
+    }
+    const bool resume = !savedBytes.empty() && (savedBytes.size() == one || savedBytes.size() == one * slots);
+    g.getTensors().addVarInit(st.name, info, resume ? savedBytes.data() : filled(info, st.init).data());
+    if (resume && savedBytes.size() != one) g.getTensor(st.name)->setTensorData(savedBytes);
     u.ins[next++] = st.name;
   }
   if (microBatchesPerUpdate(ir) > 1) {
     u.ins[1] = addAccumulator(ir, w, grad, u.spec.accumType);
     u.accumulated = true;
   }
-  if (replicasPerUpdate(ir) > 1 || ir.getSessionOptions().hostAllReduce) u.ins[1] = addReplicaReduction(ir, u);
   return u;
+}
+
+bool needsReduction(const Ir &ir, const WeightUpdate &u) {
+  return u.sharing.replicas > 1 || ir.getSessionOptions().hostAllReduce;
+}
+
+// mergeAllReduceCollectives, or replicas in several processes (one exchange
+// per collective): the gradient reductions with the same group, type and
+// context become one fused all-reduce.
+bool fuseReductions(const Ir &ir) {
+  const auto &o = ir.getSessionOptions();
+  return o.replicatedCollectivesSettings.mergeAllReduceCollectives || o.enableDistributedReplicatedGraphs;
+}
+
+void addFusedReductions(Ir &ir, std::vector<WeightUpdate> &ups) {
+  Graph &g = ir.getMainGraph();
+  using Key = std::tuple<int64_t, int64_t, bool, DataType>;
+  std::map<Key, std::vector<WeightUpdate *>> buckets;
+  for (auto &u : ups)
+    if (needsReduction(ir, u))
+      buckets[{static_cast<int64_t>(u.sharing.group.type), static_cast<int64_t>(u.sharing.group.replicaGroupSize),
+               u.accumulated, g.getTensor(u.ins.at(1))->info.dataType()}]
+          .push_back(&u);
+  for (auto &[key, members] : buckets) {
+    const WeightUpdate &first = *members.front();
+    Attributes attrs;
+    attrs.setAttribute("__collectiveOperator", Attributes::Int(runningMean(ir) ? 1 : 0));  // Mean : Add
+    if (ir.getSessionOptions().hostAllReduce) attrs.setAttribute("hostAllReduce", Attributes::Int(1));
+    if (first.sharing.group != CommGroup())
+      attrs.setAttribute("__collectiveCommGroup", Attributes::Ints{std::get<0>(key), std::get<1>(key)});
+    std::map<InIndex, TensorId> ins;
+    std::map<OutIndex, TensorId> outs;
+    for (size_t i = 0; i < members.size(); ++i) {
+      const TensorId in = members[i]->ins.at(1);
+      ins[static_cast<InIndex>(i)] = in;
+      outs[static_cast<OutIndex>(i)] = in + "__allReduced";
+      members[i]->ins[1] = in + "__allReduced";
+    }
+    Op *op = g.createConnectedOp(internalOp(first.accumulated ? "ReplicatedAllReduceFusedInplace"
+                                                              : "ReplicatedAllReduceFused"),
+                                 ins, outs, attrs, "GradReduceFused_" + std::to_string(ins.size()) + "_" +
+                                                       first.w->id);
+    if (first.accumulated) op->settings.executionContext = ExecutionContext::AccumulateOuterFragment;
+    op->settings.optimizerOp = true;
+  }
+}
+
+void addReductions(Ir &ir, std::vector<WeightUpdate> &ups) {
+  if (fuseReductions(ir)) return addFusedReductions(ir, ups);
+  for (auto &u : ups)
+    if (needsReduction(ir, u)) u.ins[1] = addReplicaReduction(ir, u);
 }
 
 // One ClipNormScale op per clip-norm group; returns weight id -> scale tensor.
@@ -174,6 +292,7 @@ void addVarUpdateOp(Ir &ir, WeightUpdate &u, const TensorId &clipScale) {
   attrs.setAttribute("algorithm", u.spec.algorithm);
   for (const auto &[k, v] : u.spec.modes) attrs.setAttribute(k, v);
   if (u.accumulated) attrs.setAttribute("zeroGradient", Attributes::Int(1));
+  if (u.stateShards > 1) attrs.setAttribute("stateShards", Attributes::Int(u.stateShards));
   if (!clipScale.empty()) {  // read by the kernels as the last input
     attrs.setAttribute("clipNorm", Attributes::Int(1));
     u.ins[static_cast<InIndex>(u.ins.size())] = clipScale;
@@ -190,10 +309,11 @@ void addVarUpdateOp(Ir &ir, WeightUpdate &u, const TensorId &clipScale) {
 void addOptimizerOps(Ir &ir) {
   Graph &g = ir.getMainGraph();
   std::vector<WeightUpdate> ups;
+  const auto sharing = weightSharing(ir);
   for (Tensor *w : g.getTensors().getOfType(TensorType::Variable)) {
     if (isReserved(w->id)) continue;
     TensorId grad = reservedGradientPrefix() + w->id;
-    if (g.getTensors().contains(grad)) ups.push_back(prepareWeight(ir, w, grad));
+    if (g.getTensors().contains(grad)) ups.push_back(prepareWeight(ir, w, grad, sharingOf(ir, sharing, w->id)));
   }
   if (ups.empty()) {  // allowed, as in PopART: the step computes the loss (and anchored gradients) only
     logging::transform::warn("no trainable weight receives a gradient from the loss '{}': nothing to update",
@@ -201,6 +321,7 @@ void addOptimizerOps(Ir &ir) {
     refreshOptimizerTensors(ir);
     return;
   }
+  addReductions(ir, ups);
   auto clipScales = addClipNorms(ir, ups);
   for (auto &u : ups) {
     auto it = clipScales.find(u.w->id);
@@ -213,11 +334,13 @@ void addOptimizerOps(Ir &ir) {
 
 void refreshOptimizerTensors(Ir &ir) {
   Graph &g = ir.getMainGraph();
+  const auto sharing = weightSharing(ir);
   for (Tensor *t : g.getTensors().getOfType(TensorType::Variable)) {
     if (t->id.rfind(reservedLossScalingPrefix(), 0) == 0) {
       t->setTensorData(filled(t->info, ir.getOptimizer()->getLossScalingVal()));
     } else if (t->id.rfind(hyperPrefix, 0) == 0) {
-      auto hv = hyperValues(ir, t->id.substr(hyperPrefix.size()));
+      const TensorId w = t->id.substr(hyperPrefix.size());
+      auto hv = hyperValues(ir, w, sharingOf(ir, sharing, w));
       if (static_cast<int64_t>(hv.size()) != t->info.nelms())
         throw error("optimizer hyper-parameters of '{}' changed in number; recompile the session", t->id);
       t->setTensorData(hv.data(), t->info.nbytes());

@@ -143,3 +143,103 @@ def test_training_keeps_conv_and_relu():
     r.sum().backward()
     np.testing.assert_allclose(out["r"], r.detach().numpy(), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(out["Gradient___w"], wt.grad.numpy(), rtol=1e-4, atol=1e-3)
+
+
+def bn_model(dtype, chain, x_shape, w, params, z_shape=None):
+    """x -> Conv(w) -> BatchNormalization(params) -> chain ("", "relu", "add_relu": + z, relu) -> y."""
+    t = TYPES[dtype]
+    names = ["scale", "bias", "mean", "var"]
+    inits = [onnx.numpy_helper.from_array(w, "w")] + [onnx.numpy_helper.from_array(p, n) for p, n in zip(params, names)]
+    nodes = [oh.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+             oh.make_node("BatchNormalization", ["c"] + names, ["n"], epsilon=1e-3)]
+    inputs = [oh.make_tensor_value_info("x", t, list(x_shape))]
+    last = "n"
+    if "add" in chain:
+        inputs.append(oh.make_tensor_value_info("z", t, list(z_shape)))
+        nodes.append(oh.make_node("Add", ["n", "z"], ["s"]))
+        last = "s"
+    if "relu" in chain:
+        nodes.append(oh.make_node("Relu", [last], ["r"]))
+        last = "r"
+    nodes.append(oh.make_node("Identity", [last], ["y"]))
+    graph = oh.make_graph(nodes, "g", inputs, [oh.make_tensor_value_info("y", t, None)], initializer=inits)
+    return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11)]).SerializeToString()
+
+
+def bn_reference(chain, x, w, params, z):
+    t = lambda a: torch.from_numpy(a.astype(np.float64))
+    scale, bias, mean, var = (t(p) for p in params)
+    y = torch.nn.functional.conv2d(t(x), t(w), padding=1)
+    y = torch.nn.functional.batch_norm(y, mean, var, scale, bias, training=False, eps=1e-3)
+    if "add" in chain:
+        y = y + t(z)
+    if "relu" in chain:
+        y = torch.relu(y)
+    return y.numpy()
+
+
+def bn_params(rs, m, dtype, k=1.0):
+    return [(rs.randn(m) * k).astype(dtype), rs.randn(m).astype(dtype), rs.randn(m).astype(dtype),
+            (rs.rand(m) + 0.5).astype(dtype)]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
+@pytest.mark.parametrize("chain", ["", "relu", "add_relu"])
+def test_batchnorm_folded_into_conv(dtype, chain):
+    rs = np.random.RandomState(5)
+    x = rs.randn(2, 5, 9, 8).astype(dtype)
+    w = (rs.randn(16, 5, 3, 3) * 0.3).astype(dtype)
+    params = bn_params(rs, 16, dtype)
+    z = rs.randn(2, 16, 9, 8).astype(dtype)
+    feeds = {"x": x, "z": z} if "add" in chain else {"x": x}
+    model = bn_model(dtype, chain, x.shape, w, params, z.shape)
+    fused, types = run(model, feeds, ["y"], popart.Patterns())
+    assert types.count("ConvFused") == 1 and not any(t.startswith(("BatchNormalization", "Relu", "Add"))
+                                                     for t in types), types
+    plain, plain_types = run(model, feeds, ["y"], no_fusion())
+    assert "BatchNormalization" in plain_types
+    rtol, atol = TOL[dtype]
+    ref = bn_reference(chain, x, w, params, z)
+    np.testing.assert_allclose(fused["y"].astype(np.float64), ref, rtol=rtol, atol=atol)
+    np.testing.assert_allclose(fused["y"], plain["y"], rtol=rtol, atol=atol)
+
+
+def test_folded_batchnorm_follows_written_statistics():
+    """The normalisation is folded at run time: new running statistics from the host take effect at
+    weightsFromHost, as with a separate BatchNormalization."""
+    rs = np.random.RandomState(6)
+    x = rs.randn(2, 8, 6, 6).astype(np.float32)
+    w = (rs.randn(8, 8, 3, 3) * 0.3).astype(np.float32)
+    params = bn_params(rs, 8, np.float32)
+    s = popart.InferenceSession(bn_model(np.float32, "relu", x.shape, w, params), popart.DataFlow(1, ["y"]),
+                                popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    out = s.initAnchorArrays()
+    s.run(popart.PyStepIO({"x": x}, out))
+    np.testing.assert_allclose(out["y"], bn_reference("relu", x, w, params, None), rtol=1e-4, atol=1e-4)
+    new = bn_params(rs, 8, np.float32, k=3.0)
+    s.writeWeights(popart.PyWeightsIO(dict(zip(["scale", "bias", "mean", "var"], new))))
+    s.weightsFromHost()
+    s.run(popart.PyStepIO({"x": x}, out))
+    np.testing.assert_allclose(out["y"], bn_reference("relu", x, w, new, None), rtol=1e-4, atol=1e-4)
+
+
+def test_training_batchnorm_is_not_folded():
+    rs = np.random.RandomState(7)
+    x = rs.randn(2, 3, 6, 6).astype(np.float32)
+    nodes = [oh.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+             oh.make_node("BatchNormalization", ["c", "scale", "bias", "mean", "var"], ["n"]),
+             oh.make_node("ReduceSum", ["n"], ["s"], keepdims=0),
+             oh.make_node("IdentityLoss", ["s"], ["loss"], domain="ai.graphcore", reduction=0)]
+    inits = [onnx.numpy_helper.from_array(rs.randn(4, 3, 3, 3).astype(np.float32), "w")] + [
+        onnx.numpy_helper.from_array(p, n) for p, n in zip(bn_params(rs, 4, np.float32), ["scale", "bias", "mean", "var"])]
+    graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x.shape))],
+                          [oh.make_tensor_value_info("loss", onnx.TensorProto.FLOAT, [])], initializer=inits)
+    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11), oh.make_opsetid("ai.graphcore", 1)])
+    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, ["n"]), "loss", popart.ConstSGD(0.0),
+                               popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    out = s.initAnchorArrays()
+    s.run(popart.PyStepIO({"x": x}, out))
+    types = [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    assert "ConvFused" not in types and any(t.startswith("BatchNormalization") for t in types)

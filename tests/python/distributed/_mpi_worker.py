@@ -50,6 +50,16 @@ def hvd_mode(out, insert):
     np.savez(out + f".{rank}", **w)
 
 
+def grouped_mode(out, name, accum):
+    """2 processes x 2 replicas with W one value per group of GROUPINGS[name]."""
+    from replication._grouped_models import GROUPINGS, MODE, grouped_problem, train_popart
+    make, groups = GROUPINGS[name]
+    rank = distributed.rank()
+    w0, b0, data = grouped_problem(len(groups), accum)
+    _, w, b = train_popart(make(MODE.OnePerGroup), w0, b0, data, accum, local=2, offset=2 * rank)
+    np.savez(out + f".{rank}", W=w, b=b)
+
+
 def main():
     mode, out = sys.argv[1], sys.argv[2]
     if mode == "train":
@@ -69,6 +79,8 @@ def main():
         except popart.popart_exception as e:
             print(f"rank {rank} caught: {e}", flush=True)
             sys.exit(3)
+    elif mode == "grouped":
+        grouped_mode(out, sys.argv[3], int(sys.argv[4]))
     elif mode in ("hvd", "hvd-no-allreduce"):
         hvd_mode(out, insert=mode == "hvd")
     elif mode == "broadcast":

@@ -68,6 +68,23 @@ def test_broadcast_weights_from_rank_0(tmp_path):
         np.testing.assert_array_equal(w1[k], v)  # rank 1 started from seed 1
 
 
+@pytest.mark.parametrize("name,accum", [("consecutive2", 1), ("orthogonal2", 2)])
+def test_grouped_variables_over_processes(tmp_path, name, accum):
+    """W has one value per group of replicas; orthogonal groups span the two processes.
+    Every process reads back every group's value (numpy reference)."""
+    from replication._grouped_models import GROUPINGS, grouped_problem, train_numpy
+    out = str(tmp_path / "w")
+    p, _ = mpirun(["grouped", out, name, str(accum)])
+    assert p.returncode == 0, p.stdout + p.stderr
+    groups = GROUPINGS[name][1]
+    w0, b0, data = grouped_problem(len(groups), accum)
+    want_w, want_b = train_numpy(groups, w0, b0, data, accum)
+    for rank in (0, 1):
+        got = dict(np.load(out + f".{rank}.npz"))
+        np.testing.assert_allclose(got["W"], want_w, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got["b"], want_b, rtol=1e-5, atol=1e-6)
+
+
 def test_without_mpi4py_the_error_says_what_to_install(tmp_path):
     """A fake mpi4py that cannot be imported stands for a missing installation."""
     fake = tmp_path / "mpi4py"

@@ -41,10 +41,15 @@ def build(batch, weights):
     return b.getModelProto(), loss
 
 
-def session(batch, micro, replicas, opt, weights=None, global_replicas=None, offset=0, threads_report=False):
+def session(batch, micro, replicas, opt, weights=None, global_replicas=None, offset=0, threads_report=False,
+            merge_allreduce=False, rts_min=None, model=None):
     weights = initial_weights() if weights is None else weights
     proto, loss = build(batch, weights)
+    proto = model if model is not None else proto
     opts = popart.SessionOptions()
+    if rts_min is not None:  # optimizer state sharded over the replicas from rts_min elements
+        loc = popart.TensorLocation(popart.TensorStorage.OnChip, popart.ReplicatedTensorSharding.On)
+        opts.optimizerStateTensorLocationSettings = popart.TensorLocationSettings(loc, 2, rts_min)
     # Mean over micro-batches and replicas: R replicas x k micro-batches of B = one batch of R k B.
     opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
     if micro > 1:
@@ -53,6 +58,7 @@ def session(batch, micro, replicas, opt, weights=None, global_replicas=None, off
     if replicas > 1:
         opts.enableReplicatedGraphs = True
         opts.replicatedGraphCount = replicas
+    opts.replicatedCollectivesSettings.mergeAllReduceCollectives = merge_allreduce
     if global_replicas is not None:
         opts.enableDistributedReplicatedGraphs = True
         opts.globalReplicationFactor = global_replicas

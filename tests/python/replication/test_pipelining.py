@@ -35,9 +35,12 @@ def build(stages):
     return b.getModelProto(), loss, p
 
 
-def run(pipelined, micro, opt, steps=3, training=True, bps=1, auto=False):
+def run(pipelined, micro, opt, steps=3, training=True, bps=1, auto=False, replicas=1):
     proto, loss, p = build(1 if auto else 2)
     opts = popart.SessionOptions()
+    if replicas > 1:
+        opts.enableReplicatedGraphs = True
+        opts.replicatedGraphCount = replicas
     opts.enablePipelining = pipelined
     opts.virtualGraphMode = popart.VirtualGraphMode.Auto if auto else popart.VirtualGraphMode.Manual
     opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
@@ -54,7 +57,7 @@ def run(pipelined, micro, opt, steps=3, training=True, bps=1, auto=False):
     s.prepareDevice()
     s.weightsFromHost()
     rng = np.random.RandomState(1)
-    lead = [d for d in (bps, micro) if d > 1]
+    lead = [d for d in (bps, micro, replicas) if d > 1]
     losses = []
     for _ in range(steps):
         feeds = {"x": rng.standard_normal(lead + [BATCH, IN]).astype(np.float32),
@@ -80,6 +83,34 @@ def test_pipelined_training_equals_unpipelined(opt, micro):
         np.testing.assert_array_equal(pa, pb)
     report = s.getSummaryReport()
     assert "pipeline: 2 stage(s)" in report, report  # the stages really ran as a pipeline
+
+
+@pytest.mark.parametrize("opt,micro,bps", [("sgd", 2, 1), ("adam", 4, 2)])
+def test_pipelined_replicas_train_as_unpipelined_replicas(opt, micro, bps):
+    """2 replicas, each with its own 2-stage pipeline, concurrently; the gradients
+    are reduced between accumulation cycles: the same weights, losses and
+    outputs (in the same [batch, micro-batch, replica] layout) as without pipelining."""
+    got, got_out, s = run(True, micro, opt, bps=bps, replicas=2)
+    want, want_out, _ = run(False, micro, opt, bps=bps, replicas=2)
+    for k in want:
+        np.testing.assert_array_equal(got[k], want[k])
+    for (la, pa), (lb, pb) in zip(got_out, want_out):
+        assert la.shape[-1] == 2 and pa.shape[-3] == 2  # the replica axis
+        np.testing.assert_array_equal(la, lb)
+        np.testing.assert_array_equal(pa, pb)
+    report = s.getSummaryReport()
+    assert "pipeline: 2 stage(s)" in report and "2 replicas at once" in report, report
+    start, _, _ = run(False, micro, opt, steps=0, replicas=2)
+    assert max(np.abs(got[k] - start[k]).max() for k in got) > 1e-3  # it trained
+
+
+def test_pipelined_replicated_inference_equals_unpipelined():
+    _, got, s = run(True, 1, "sgd", steps=2, training=False, bps=4, replicas=2)
+    _, want, _ = run(False, 1, "sgd", steps=2, training=False, bps=4, replicas=2)
+    for (la, pa), (lb, pb) in zip(got, want):
+        np.testing.assert_array_equal(la, lb)
+        np.testing.assert_array_equal(pa, pb)
+    assert "2 replicas at once" in s.getSummaryReport()
 
 
 def test_pipelined_inference_equals_unpipelined():

@@ -24,23 +24,47 @@ def test_replicas_equal_one_replica_on_larger_batch(opt, micro, replicas):
     assert max_rel_diff(got, start) > 1e-3  # the weights did train
 
 
+@pytest.mark.parametrize("opt,micro", [("sgd", 1), ("adam", 3)])
+def test_merged_gradient_allreduce_is_one_collective_with_the_same_result(opt, micro):
+    """replicatedCollectivesSettings.mergeAllReduceCollectives (always on across
+    processes): the weights' gradient reductions become one fused all-reduce."""
+    data = make_data(STEPS, micro, 2, BATCH)
+    merged_s = session(BATCH, micro, 2, opt, merge_allreduce=True)
+    plain_s = session(BATCH, micro, 2, opt)
+
+    def collectives(s):
+        ir = s.getSerializedGraph().decode()
+        return ir.count('"ReplicatedAllReduceFused'), ir.count('"ReplicatedAllReduce"') + ir.count(
+            '"ReplicatedAllReduceInplace"')
+
+    assert collectives(merged_s) == (1, 0)
+    assert collectives(plain_s) == (0, 3)  # W1, B1, W2
+    got = train(merged_s, data, micro, 2)
+    want = train(plain_s, data, micro, 2)
+    for k in want:
+        np.testing.assert_array_equal(got[k], want[k])
+    start = train(session(BATCH, micro, 1, opt), [], micro, 1)
+    assert max_rel_diff(got, start) > 1e-3
+
+
 def test_report_shows_replica_threads():
     s = session(BATCH, 1, 2, "sgd")
     assert "replicas: 2 in this process" in s.getSummaryReport()
 
 
-def test_failing_replica_fails_the_run_and_session_recovers():
-    """Replica 1 gets an out-of-range label: replica 0 waits for it in the gradient
-    all-reduce and must be released with the error, not hang."""
-    data = make_data(1, 1, 2, BATCH)
-    s = session(BATCH, 1, 2, "sgd")
+@pytest.mark.parametrize("replicas,bad_replica", [(2, 1), (4, 2)])
+def test_failing_replica_fails_the_run_and_session_recovers(replicas, bad_replica):
+    """One replica gets an out-of-range label: the others wait for it in the
+    gradient all-reduce and must be released with its error, which names it, not hang."""
+    data = make_data(1, 1, replicas, BATCH)
+    s = session(BATCH, 1, replicas, "sgd")
     bad = [{"x": data[0]["x"], "label": data[0]["label"].copy()}]
-    bad[0]["label"][0, 1, 0] = 99
+    bad[0]["label"][0, bad_replica, 0] = 99
     t0 = time.time()
-    with pytest.raises(popart.popart_exception):
-        train(s, bad, 1, 2)
+    with pytest.raises(popart.popart_exception, match=f"^replica {bad_replica}: .*99"):
+        train(s, bad, 1, replicas)
     assert time.time() - t0 < 30
-    train(s, data, 1, 2)  # the next run works
+    train(s, data, 1, replicas)  # the next run works
 
 
 def test_broadcast_weights_root_out_of_range():
@@ -48,19 +72,3 @@ def test_broadcast_weights_root_out_of_range():
     s.broadcastWeights(0)  # replica 0 to all: no change
     with pytest.raises(popart.popart_exception, match="out of range"):
         s.broadcastWeights(5)
-
-
-def test_grouped_variable_settings_are_refused_not_ignored():
-    """One value per replica group is not implemented: a clear error, not every replica sharing one value."""
-    b = popart.Builder()
-    vs = popart.VariableSettings(popart.CommGroup(popart.CommGroupType.Consecutive, 2),
-                                 popart.VariableRetrievalMode.OnePerGroup)
-    w = b.addInitializedInputTensor(np.ones((2, 3), np.float32), vs, "w")
-    x = b.addInputTensor(popart.TensorInfo("FLOAT", [3]), "x")
-    y = b.aiOnnx.add([x, w])
-    opts = popart.SessionOptions()
-    opts.enableReplicatedGraphs = True
-    opts.replicatedGraphCount = 4
-    with pytest.raises(popart.popart_exception, match="grouped variables"):
-        popart.InferenceSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, [y]), userOptions=opts,
-                                deviceInfo=popart.DeviceManager().createCpuDevice())

@@ -169,6 +169,8 @@ def test_summary_report_has_ops_and_memory(x):
     assert "memory" in report
     assert "Add" in report and "Relu" in report
     assert "add0" in report
+    by_type = report.split("time by op type:")[1].splitlines()
+    assert any(line.split()[0].startswith("Relu") and int(line.split()[1]) >= 1 for line in by_type[2:] if line.strip())
 
 
 def test_serialized_graph_is_json():

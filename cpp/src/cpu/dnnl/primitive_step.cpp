@@ -49,6 +49,22 @@ dnnl::memory PrimitiveStep::inputCachedAs(const dnnl::memory &plain, const dnnl:
   return to;
 }
 
+void PrimitiveStep::refreshCached(size_t i, const void *plain) const {
+  auto &c = cached_.at(i);
+  c.from.set_data_handle(const_cast<void *>(plain));
+  auto &s = dnnl_ctx::stream();
+  c.reorder.execute(s, c.from, c.to);
+  s.wait();
+  c.seen = *c.counter;
+}
+
+void PrimitiveStep::writeBackCached(size_t i, void *plain) const {
+  dnnl::memory src = cached_.at(i).to, dst(cached_.at(i).from.get_desc(), dnnl_ctx::engine(), plain);
+  auto &s = dnnl_ctx::stream();
+  dnnl::reorder(src, dst).execute(s, src, dst);
+  s.wait();
+}
+
 dnnl::memory PrimitiveStep::outputAs(const dnnl::memory &plain, const dnnl::memory::desc &have) {
   return plain.get_desc() == have ? plain : workspaceMemory(have);
 }

@@ -26,6 +26,12 @@ struct PrimitiveStep {
   /// reordered into step-owned memory at the first run and again only after
   /// *counter changes. A null counter falls back to inputAs.
   dnnl::memory inputCachedAs(const dnnl::memory &plain, const dnnl::memory::desc &want, const uint64_t *counter);
+  /// Copies made by inputCachedAs, in call order.
+  size_t cachedCount() const { return cached_.size(); }
+  /// Remakes cached copy `i` now from plain data at `plain` (which later refreshes read too).
+  void refreshCached(size_t i, const void *plain) const;
+  /// Writes cached copy `i` back to `plain` in the plain layout.
+  void writeBackCached(size_t i, void *plain) const;
   /// Memory of layout `have` for a primitive output that must end in `plain`:
   /// `plain` itself when the layouts agree (else a workspace memory); then call
   /// finishOutput after adding the primitive.

@@ -12,6 +12,9 @@
 #include "popart/cpu/kernel.hpp"
 #include "popart/error.hpp"
 #include <algorithm>
+#include <cmath>
+#include <memory>
+#include <vector>
 #include "ops/conv_attributes.hpp"
 #ifdef POPART_WITH_DNNL
 #include "cpu/devicex.hpp"
@@ -31,6 +34,7 @@ struct ConvRoles {
   int x, w, y, bias, conv = 0;  // conv: MultiConv's convolution
   int addend = -1;              // ConvFused: Z added to the forward result
   bool relu = false;            // ConvFused: max(0, .) applied last
+  int bn = -1;                  // ConvFused: first of the folded BatchNormalization's scale, B, mean, var
   bool xOut() const { return pass == ConvPass::Data; }
   bool wOut() const { return pass == ConvPass::Weights; }
   bool yOut() const { return pass == ConvPass::Forward; }
@@ -70,6 +74,44 @@ template <class T> void addRelu(T *y, const T *z, bool relu, int64_t n) {
     }
   }, 4096);
 }
+
+/// A folded inference BatchNormalization as per-channel y * s + t, s = scale / sqrt(var + eps),
+/// t = B - mean * s: computed at each run from the current parameters (inputs bn .. bn + 3) into float
+/// buffers s and t of [M] (oneDNN's post-op operands) and in double for the plain loops.
+struct BatchNormFold {
+  popx::TensorView scale, bias, mean, var, s, t;
+  float eps = 1e-5f;
+  int64_t channels = 0;
+  mutable std::vector<double> sd, td;
+
+  BatchNormFold(const popx::Opx &opx, int bn, int64_t m) : channels(m) {
+    scale = opx.getInTensor(bn), bias = opx.getInTensor(bn + 1), mean = opx.getInTensor(bn + 2), var = opx.getInTensor(bn + 3);
+    s = opx.createTensor(TensorInfo(DataType::FLOAT, {m}));
+    t = opx.createTensor(TensorInfo(DataType::FLOAT, {m}));
+    eps = opx.op_p->attr<Attributes::Float>("epsilon", 1e-5f);
+    sd.resize(static_cast<size_t>(m)), td.resize(static_cast<size_t>(m));
+  }
+  void coefficients() const {
+    dispatchFloat(scale.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      float *sp = s.data<float>(), *tp = t.data<float>();
+      for (int64_t c = 0; c < channels; ++c) {
+        double k = double(compute_t<T>(scale.data<T>()[c])) / std::sqrt(double(compute_t<T>(var.data<T>()[c])) + eps);
+        sd[c] = k, td[c] = double(compute_t<T>(bias.data<T>()[c])) - double(compute_t<T>(mean.data<T>()[c])) * k;
+        sp[c] = static_cast<float>(sd[c]), tp[c] = static_cast<float>(td[c]);
+      }
+    });
+  }
+  /// y[n, c, ...] = y * s[c] + t[c] over NCHW-ordered y (`size` elements per channel and image).
+  template <class T> void apply(T *y, int64_t images, int64_t size) const {
+    popx::Opx::parallelFor(images * channels, [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) {
+        auto k = static_cast<compute_t<T>>(sd[r % channels]), o = static_cast<compute_t<T>>(td[r % channels]);
+        for (T *p = y + r * size, *end = p + size; p < end; ++p) *p = static_cast<T>(compute_t<T>(*p) * k + o);
+      }
+    }, 1);
+  }
+};
 
 #ifdef POPART_WITH_DNNL
 using dnnl::memory;
@@ -117,8 +159,12 @@ struct ConvDnnl {
 /// destination holds, so z is copied (reordered) into it first. y stays in the primitive's layout when
 /// tensor `yt` may hold it (then published), else it is reordered to plain.
 void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, memory w, memory b, memory z,
-                 memory y, const Tensor *yt, const uint64_t *wCounter) {
+                 memory y, const Tensor *yt, const uint64_t *wCounter, memory bnScale = {}, memory bnShift = {}) {
   dnnl::post_ops ops;
+  if (bnScale) {  // a folded BatchNormalization: * s, + t per channel
+    ops.append_binary(dnnl::algorithm::binary_mul, bnScale.get_desc());
+    ops.append_binary(dnnl::algorithm::binary_add, bnShift.get_desc());
+  }
   if (z) ops.append_sum();
   if (relu) ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
   dnnl::primitive_attr attr;
@@ -132,6 +178,10 @@ void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, 
   if (z) step.add(dnnl::reorder(z, out), {{DNNL_ARG_FROM, z}, {DNNL_ARG_TO, out}});
   args[DNNL_ARG_DST] = out;
   if (b) args[DNNL_ARG_BIAS] = b;
+  if (bnScale) {
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = bnScale;
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(1) | DNNL_ARG_SRC_1] = bnShift;
+  }
   step.add(dnnl::convolution_forward(pd), std::move(args));
   step.finishOutput(out, y);
   if (yt) tensor_layout::publish(*yt, y.get_desc());
@@ -202,12 +252,21 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
   memory b, z;
   if (r.bias >= 0 && opx.hasInput(r.bias)) b = dnnl_ctx::plainMemory({r.xOut() ? cs.c() : cs.m()}, view(r.bias, false));
   if (r.addend >= 0 && opx.hasInput(r.addend)) z = dnnl_ctx::wrap(layout(r.addend, cs.y), view(r.addend, false));
+  const uint64_t *wCounter = r.wOut() ? nullptr : opx.dv_p->hostWriteCounter(op.inTensor(r.w));
+  std::shared_ptr<BatchNormFold> fold;
+  memory bnScale, bnShift;
+  if (r.bn >= 0) {
+    fold = std::make_shared<BatchNormFold>(opx, r.bn, cs.m());
+    Shape channel(cs.y.size(), 1);
+    channel[1] = cs.m();
+    bnScale = dnnl_ctx::wrap(dnnl_ctx::plainDesc(channel), fold->s.raw());
+    bnShift = dnnl_ctx::wrap(dnnl_ctx::plainDesc(channel), fold->t.raw());
+  }
   try {
-    const uint64_t *wCounter = r.wOut() ? nullptr : opx.dv_p->hostWriteCounter(op.inTensor(r.w));
     if (opx.op_p->opid.type == "ConvTranspose")
       growDeconv(*step, cs, w, b, y, x, wCounter);
     else if (r.pass == ConvPass::Forward)
-      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr, wCounter);
+      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr, wCounter, bnScale, bnShift);
     else
       growBackward(*step, cs, r.pass, x, w, y);
   } catch (const dnnl::error &) {
@@ -216,6 +275,12 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
                            op.debugName());
     return false;
   }
+  // FLOAT weights (no staging buffer) kept in oneDNN's layout: the executor may free their plain device copy.
+  if (wCounter && op.inInfo(r.w).dataType() == DataType::FLOAT)
+    for (size_t i = 0; i < step->cachedCount(); ++i)
+      opx.dv_p->addDerivedCopy(op.inTensor(r.w), {[step, i](const void *p) { step->refreshCached(i, p); },
+                                                 [step, i](void *p) { step->writeBackCached(i, p); }});
+  if (fold) prog.add([fold] { fold->coefficients(); });
   addStep(prog, step, opx);
   return true;
 }
@@ -232,6 +297,7 @@ public:
         tensor_layout::publish(*op_p->outTensor(0), {});  // plain unless growForward keeps a oneDNN layout
 #endif
       r.relu = op_p->attr<Attributes::Int>("relu", 0) != 0;
+      if (op_p->opid.type == "ConvFused" && hasInput(4)) r.bn = 4;
       return growConv(prog, r);
     }
     for (int i = 0; i < op_p->output->n(); ++i) growConv(prog, {ConvPass::Forward, 3 * i, 3 * i + 1, i, 3 * i + 2, i});
@@ -250,6 +316,7 @@ private:
     void *x = ptr(r.x, r.xOut()), *w = ptr(r.w, r.wOut()), *y = ptr(r.y, r.yOut());
     const void *b = r.bias >= 0 && hasInput(r.bias) ? getInTensor(r.bias).raw() : nullptr;
     const void *z = r.addend >= 0 && hasInput(r.addend) ? getInTensor(r.addend).raw() : nullptr;
+    std::shared_ptr<BatchNormFold> fold = r.bn >= 0 ? std::make_shared<BatchNormFold>(*this, r.bn, cs.m()) : nullptr;
     prog.add([=] {
       dispatchFloat(type, [&](auto tag) {
         using T = decltype(tag);
@@ -257,6 +324,10 @@ private:
         if (r.pass == ConvPass::Forward) {
           loops.forward(static_cast<const T *>(x), static_cast<const T *>(w), static_cast<const T *>(b),
                         static_cast<T *>(y));
+          if (fold) {
+            fold->coefficients();
+            fold->apply(static_cast<T *>(y), cs.y[0], cs.nelmsY() / std::max<int64_t>(cs.y[0] * cs.m(), 1));
+          }
           if (z || r.relu) addRelu(static_cast<T *>(y), static_cast<const T *>(z), r.relu, cs.nelmsY());
         }
         else if (r.pass == ConvPass::Data)

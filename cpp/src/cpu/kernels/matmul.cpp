@@ -1,6 +1,8 @@
 // MatMul and Gemm: oneDNN matmul for FLOAT/FLOAT16 (FLOAT16 staged in float; Gemm's alpha, beta and C
 // as post-ops alpha/beta * AB, + C, * beta), plain loops for DOUBLE and integers:
 // Y[b, i, j] = alpha * sum_k A[b, i, k] * B[b, k, j] + beta * C[i, j].
+// GemmFused (inference; patterns/gemm_fusion.cpp): Gemm's product over A's rows (leading dims included),
+// then its activation (ReLU or erf GELU) as an eltwise post-op after C's.
 // Gradients are products of the same kind over transposed (strided) views: MatMul's dA = dY B^T and
 // dB = A^T dY summed over broadcast batch dims (folded into the contraction when possible, else a
 // batched product into a scratch tensor and a sum), Gemm's dA/dB likewise and dC = beta * sum(dY).
@@ -8,6 +10,8 @@
 #include "ops/matmul_shape.hpp"
 #include "popart/popx/opx.hpp"
 #include <algorithm>
+#include <cmath>
+#include <type_traits>
 #include <string>
 #include <tuple>
 #ifdef POPART_WITH_DNNL
@@ -16,6 +20,14 @@
 
 namespace popart::cpu {
 namespace {
+
+/// GemmActivation `a` (0 none, 1 ReLU, 2 erf GELU) of v.
+template <class Acc> Acc activate(Acc v, int64_t a) {
+  if (a == 1) return v < Acc(0) ? Acc(0) : v;
+  if constexpr (std::is_floating_point_v<Acc>)
+    if (a == 2) return Acc(0.5) * v * (Acc(1) + std::erf(v * Acc(0.70710678118654752)));
+  return v;
+}
 
 /// Y[q, i, j] = alpha * sum_t sum_k A_qt[i, k] * B_qt[k, j] + beta * C[i, j] over strided operands:
 /// `groups` output matrices, each the sum of `terms` products (a gradient summed over broadcast dims).
@@ -26,6 +38,7 @@ struct GemmLoop {
   int64_t sam = 0, sak = 1, sbk = 0, sbn = 1;   // element strides of A[i, k] and B[k, j]
   double alpha = 1.0, beta = 0.0;
   int64_t scm = 0, scn = 0;  // strides of C (0 along broadcast dimensions)
+  int64_t activation = 0;    // GemmFused: GemmActivation applied last
 
   template <class T> void run(const T *a, const T *b, const T *c, T *y) const {
     using Acc = compute_t<T>;
@@ -46,7 +59,7 @@ struct GemmLoop {
         for (int64_t j = 0; j < n; ++j) {
           Acc v = alpha == 1.0 ? acc[j] : static_cast<Acc>(alpha * acc[j]);
           if (c && beta != 0.0) v += static_cast<Acc>(beta * Acc(c[i * scm + j * scn]));
-          yr[j] = static_cast<T>(v);
+          yr[j] = static_cast<T>(activate(v, activation));
         }
       }
     }, 1);
@@ -61,6 +74,7 @@ struct GemmLoop {
 };
 
 /// Strides of C broadcast (unidirectionally) to [m, n].
+
 std::pair<int64_t, int64_t> gemmCStrides(const Shape &c) {
   Shape d(2, 1);
   std::copy(c.begin(), c.end(), d.end() - static_cast<int64_t>(c.size()));
@@ -215,8 +229,9 @@ bool isReferenceMatmul(const dnnl::primitive &p) {
   return impl && std::string(impl).rfind("ref", 0) == 0;
 }
 
-/// alpha * AB [+ C] as post-ops: [alpha/beta * x], [+ C], [beta * x] (no C: [alpha * x]).
-bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, dnnl::matmul &mm) {
+/// alpha * AB [+ C] as post-ops: [alpha/beta * x], [+ C], [beta * x] (no C: [alpha * x]), then the activation
+/// if `activate`.
+bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, bool activate, dnnl::matmul &mm) {
   bool withC = !cDims.empty();
   double pre = withC ? l.alpha / l.beta : l.alpha;
   dnnl::post_ops ops;
@@ -225,6 +240,8 @@ bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, dnnl::mat
     ops.append_binary(dnnl::algorithm::binary_add, dnnl_ctx::plainDesc(cDims));
     if (l.beta != 1.0) ops.append_eltwise(dnnl::algorithm::eltwise_linear, static_cast<float>(l.beta), 0.f);
   }
+  if (activate && l.activation == 1) ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+  if (activate && l.activation == 2) ops.append_eltwise(dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   return makeDnnlMatmul(gemmMatrixDesc(l.m, l.k, ta), gemmMatrixDesc(l.k, l.n, tb), dnnl_ctx::plainDesc({l.m, l.n}), attr, mm);
@@ -236,7 +253,8 @@ struct GemmOperands {
   bool ta = false, tb = false, withC = false;
 };
 
-/// C fused as a post-op when oneDNN has a fast kernel for its broadcast, else added by a loop afterwards.
+/// C (and GemmFused's activation) fused as post-ops when oneDNN has a fast kernel for C's broadcast, else applied by a
+/// loop afterwards.
 bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l, const GemmOperands &o) {
   if (l.m * l.n * l.k == 0) return false;
   bool withC = o.withC && opx.hasInput(2) && l.beta != 0.0;
@@ -246,8 +264,10 @@ bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l,
     std::copy(c.begin(), c.end(), cDims.end() - static_cast<int64_t>(c.size()));
   }
   dnnl::matmul mm;
-  bool fused = withC && makeGemm(l, o.ta, o.tb, cDims, mm) && !isReferenceMatmul(mm);
-  if (!fused && !makeGemm(l, o.ta, o.tb, {}, mm)) return false;
+  bool act = l.activation != 0;
+  bool fused = withC && makeGemm(l, o.ta, o.tb, cDims, act, mm) && !isReferenceMatmul(mm);
+  bool actLater = act && withC && !fused;  // then the epilogue adds C and applies the activation
+  if (!fused && !makeGemm(l, o.ta, o.tb, {}, act && !actLater, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto a = step->staging.in(opx, o.a), b = step->staging.in(opx, o.b), y = step->staging.out(opx, 0);
   PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(gemmMatrixDesc(l.m, l.k, o.ta), a.raw())},
@@ -259,13 +279,16 @@ bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l,
       int binaryIndex = l.alpha / l.beta != 1.0 ? 1 : 0;
       args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(binaryIndex) | DNNL_ARG_SRC_1] = dnnl_ctx::wrap(dnnl_ctx::plainDesc(cDims), c.raw());
     } else {
-      step->epilogue = [l, c, y] {
+      step->epilogue = [l, c, y, actLater] {
         const float *cp = c.data<float>();
         float *yp = y.data<float>();
         float beta = static_cast<float>(l.beta);
         popx::Opx::parallelFor(l.m, [&](int64_t i0, int64_t i1) {
           for (int64_t i = i0; i < i1; ++i)
-            for (int64_t j = 0; j < l.n; ++j) yp[i * l.n + j] += beta * cp[i * l.scm + j * l.scn];
+            for (int64_t j = 0; j < l.n; ++j) {
+              float v = yp[i * l.n + j] + beta * cp[i * l.scm + j * l.scn];
+              yp[i * l.n + j] = actLater ? activate(v, l.activation) : v;
+            }
         }, 16);
       };
     }
@@ -377,7 +400,8 @@ public:
     const Op &op = *op_p;
     bool ta = op.attr<Attributes::Int>("transA", 0) != 0, tb = op.attr<Attributes::Int>("transB", 0) != 0;
     GemmLoop l;
-    l.m = outShape(0)[0], l.n = outShape(0)[1], l.k = inShape(0)[ta ? 0 : 1];
+    l.n = outShape(0).back(), l.m = l.n ? outInfo(0).nelms() / l.n : 0, l.k = inShape(1)[tb ? 1 : 0];
+    l.activation = op.attr<Attributes::Int>("activation", 0);
     l.sam = ta ? 1 : l.k, l.sak = ta ? l.m : 1;
     l.sbk = tb ? 1 : l.n, l.sbn = tb ? l.k : 1;
     l.alpha = op.attr<Attributes::Float>("alpha", 1.0f);
@@ -441,6 +465,7 @@ private:
 static popx::OpxCreator<MatMulOpx> matmulOpxCreator(onnxOp("MatMul"));
 static popx::OpxCreator<MatMulGradOpx> matmulGradOpxCreator(std::vector<OperatorIdentifier>{
     internalOp("MatMulLhsGrad"), internalOp("MatMulRhsGrad")});
-static popx::OpxCreator<GemmOpx> gemmOpxCreator(onnxOp("Gemm"));
+static popx::OpxCreator<GemmOpx> gemmOpxCreator(std::vector<OperatorIdentifier>{onnxOp("Gemm"),
+                                                                                 internalOp("GemmFused")});
 static popx::OpxCreator<GemmGradOpx> gemmGradOpxCreator(internalOp("GemmGrad"));
 } // namespace popart::cpu

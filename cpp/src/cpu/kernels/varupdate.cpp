@@ -2,7 +2,10 @@
 // picks its algorithm once at grow() and reads hyper-parameters at run time.
 #include "varupdate.hpp"
 #include "dispatch.hpp"
+#include "cpu/communicator.hpp"
+#include "cpu/devicex.hpp"
 #include "popart/cpu/kernel.hpp"
+#include <algorithm>
 #include <cstring>
 
 namespace popart::cpu {
@@ -26,9 +29,42 @@ public:
       if (auto *iv = std::get_if<Attributes::Int>(&v)) args.modes[k] = *iv;
     bool zero = op_p->attr<Attributes::Int>("zeroGradient", 0) != 0;
     VarUpdateFn fn = it->second;
+    const int64_t shards = op_p->attr<Attributes::Int>("stateShards", 1);
+    if (shards > 1) return growSharded(prog, args, fn, zero, shards);
     prog.add([args, fn, zero] {
       fn(args);
       if (zero) std::memset(args.g.raw(), 0, static_cast<size_t>(args.g.nbytes()));
+    });
+  }
+
+private:
+  // Replicated tensor sharding of the optimizer state: this replica's state
+  // holds elements [k s, k s + s) of the weight (s = ceil(n / shards), k its
+  // global replica); it updates that part of the weight, and the replicas
+  // all-gather the updated parts into the whole weight.
+  void growSharded(popx::Sequence &prog, VarUpdateArgs args, VarUpdateFn fn, bool zero, int64_t shards) const {
+    popx::Communicator *comm = &dv_p->communicator();
+    const int64_t local = dv_p->localReplica(), k = comm->globalOffset() + local;
+    const popx::TensorView w = args.w, g = args.g;
+    const int64_t n = w.nelms(), s = (n + shards - 1) / shards, begin = std::min(n, k * s),
+                  count = std::min(n, begin + s) - begin, elem = TensorInfo(w.dtype(), {}).nbytes();
+    auto part = [&](const popx::TensorView &t, int64_t from) {
+      return popx::TensorView(static_cast<char *>(t.raw()) + from * elem, TensorInfo(t.dtype(), {count}));
+    };
+    args.w = part(w, begin);
+    args.g = part(g, begin);
+    for (auto &st : args.state)
+      if (st.nelms() == s) st = popx::TensorView(st.raw(), TensorInfo(st.dtype(), {count}));
+    // The gather sends s elements from every replica: a padded copy of this part, and a padded whole.
+    const popx::TensorView mine = createTensor(TensorInfo(w.dtype(), {s}));
+    const popx::TensorView all = s * shards == n ? w : createTensor(TensorInfo(w.dtype(), {s * shards}));
+    prog.add([=] {
+      if (count > 0) fn(args);
+      std::memset(mine.raw(), 0, static_cast<size_t>(mine.nbytes()));
+      std::memcpy(mine.raw(), args.w.raw(), static_cast<size_t>(count * elem));
+      comm->allGather(local, CommGroup(), mine.raw(), all.raw(), mine.nbytes());
+      if (all.raw() != w.raw()) std::memcpy(w.raw(), all.raw(), static_cast<size_t>(w.nbytes()));
+      if (zero) std::memset(g.raw(), 0, static_cast<size_t>(g.nbytes()));
     });
   }
 };

@@ -1,0 +1,52 @@
+// Kernel of ReplicatedAllReduceFused (ops/collectives_fused.cpp): the inputs
+// are packed into one buffer (made at grow time), all-reduced in one
+// collective (one exchange between processes instead of one per weight), and
+// unpacked into the outputs.
+#include "cpu/communicator.hpp"
+#include "cpu/devicex.hpp"
+#include "ops/collectives.hpp"
+#include "popart/popx/opx.hpp"
+#include <cstring>
+
+namespace popart::cpu {
+namespace {
+
+class AllReduceFusedOpx final : public popx::Opx {
+public:
+  using Opx::Opx;
+  void grow(popx::Sequence &prog) const override {
+    const Op &op = *op_p;
+    const auto cop = static_cast<popx::CollectiveOp>(collectives::collectiveOperator(op));
+    const CommGroup group = collectives::commGroup(op);
+    const bool host = collectives::hostAllReduce(op);
+    popx::Communicator *comm = &dv_p->communicator();
+    const int64_t r = dv_p->localReplica();
+    std::vector<std::pair<popx::TensorView, popx::TensorView>> parts;
+    int64_t total = 0;
+    for (const auto &[i, t] : op.input->tensorMap()) {  // in index order
+      parts.emplace_back(getInTensor(i), getOutTensor(i));
+      total += parts.back().first.nelms();
+    }
+    const DataType type = parts.front().first.dtype();
+    popx::TensorView packed = createTensor(TensorInfo(type, {total}));
+    prog.add([=] {
+      char *p = static_cast<char *>(packed.raw());
+      for (const auto &[in, out] : parts) {
+        std::memcpy(p, in.raw(), static_cast<size_t>(in.nbytes()));
+        p += in.nbytes();
+      }
+      comm->allReduce(r, group, cop, packed.raw(), packed.raw(), type, total);
+      if (host) comm->hostAllReduce(r, packed.raw(), type, total);
+      p = static_cast<char *>(packed.raw());
+      for (const auto &[in, out] : parts) {
+        std::memcpy(out.raw(), p, static_cast<size_t>(out.nbytes()));
+        p += out.nbytes();
+      }
+    });
+  }
+};
+
+} // namespace
+static popx::OpxCreator<AllReduceFusedOpx> POPART_UNIQUE_NAME(allReduceFusedOpxCreator_)(std::vector<OperatorIdentifier>{
+    internalOp("ReplicatedAllReduceFused"), internalOp("ReplicatedAllReduceFusedInplace")});
+} // namespace popart::cpu

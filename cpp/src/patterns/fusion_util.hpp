@@ -1,0 +1,69 @@
+// Helpers of the inference fusion patterns (ConvFusion, GemmFusion, LayerNormFusion): which consumer an op's
+// result may be folded into, and scalar constant operands.
+#pragma once
+#include "popart/dataflow.hpp"
+#include "popart/graph.hpp"
+#include "popart/ir.hpp"
+#include "popart/half.hpp"
+#include "popart/tensor.hpp"
+#include <cmath>
+
+namespace popart::fusion {
+
+inline bool isOnnx(const Op *op, const char *type) {
+  return op && op->opid.domain == Domain::ai_onnx && op->opid.type == type;
+}
+
+/// The only consumer of `op`'s single output when that output is an internal tensor read once (not a graph
+/// output or anchor) by an op of the same stage and execution context, else null.
+inline Op *soleConsumer(const Op *op) {
+  if (op->output->n() != 1 || !op->hasOutput(0)) return nullptr;
+  const Tensor *t = op->outTensor(0);
+  if (t->isGraphOutput() || op->getIr().getDataFlow().isAnchored(t->id) || t->consumers.getTotal() != 1)
+    return nullptr;
+  Op *c = t->consumers.getOps().front();
+  bool sameStage = c->settings.vgraphId == op->settings.vgraphId &&
+                   c->settings.pipelineStage == op->settings.pipelineStage &&
+                   c->settings.executionContext == op->settings.executionContext;
+  return sameStage ? c : nullptr;
+}
+
+inline bool fusibleRelu(const Op *op) { return isOnnx(op, "Relu") && op->input->n() == 1; }
+
+/// Whether `op` takes part in a topological constraint (fusing it would drop the constraint).
+inline bool constrained(const Op *op) {
+  for (const auto &[b, a] : op->getGraph().getTopoCons())
+    if (b == op->id || a == op->id) return true;
+  return false;
+}
+
+/// The value of a one-element Const tensor of a float type, or NaN.
+inline double scalarValue(const Tensor *t) {
+  if (t->tensorType() != TensorType::Const || !t->hasTensorData() || t->info.nelms() != 1) return std::nan("");
+  const char *d = t->tensorData().data();
+  switch (t->info.dataType()) {
+  case DataType::FLOAT: return *reinterpret_cast<const float *>(d);
+  case DataType::DOUBLE: return *reinterpret_cast<const double *>(d);
+  case DataType::FLOAT16: return static_cast<float>(*reinterpret_cast<const float16_t *>(d));
+  default: return std::nan("");
+  }
+}
+
+/// Whether `op` is a binary `type` of tensor `x` (either side when `commutes`) and a scalar constant near `c`.
+inline bool scalarOp(const Op *op, const char *type, const Tensor *x, double c, bool commutes = true) {
+  if (!isOnnx(op, type) || op->input->n() != 2 || op->outInfo(0) != x->info) return false;
+  for (int i : {0, 1}) {
+    if (op->inTensor(i) != x || (i == 1 && !commutes)) continue;
+    const Tensor *k = op->inTensor(1 - i);
+    double tol = k->info.dataType() == DataType::FLOAT16 ? 1e-3 : 1e-6;  // the constant as stored
+    if (std::abs(scalarValue(k) - c) <= tol * std::abs(c)) return true;
+  }
+  return false;
+}
+
+/// Whether tensor t may disappear into a fused op: not a graph output and not an anchor.
+inline bool internal(const Tensor *t) {
+  return !t->isGraphOutput() && !t->getIr().getDataFlow().isAnchored(t->id);
+}
+
+} // namespace popart::fusion
