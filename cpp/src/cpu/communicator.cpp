@@ -113,12 +113,19 @@ Communicator::Communicator(int64_t localReplicas, int64_t globalReplicas, int64_
       offset_(globalOffset) {}
 Communicator::~Communicator() = default;
 
-int64_t Communicator::groupSize(const CommGroup &g) const {
-  return toReplicaGrouping(g, static_cast<unsigned>(global_)).getGroupSize();
+void Communicator::checkGrouping(const ReplicaGrouping &g) const {
+  if (g.getNumReplicas() != static_cast<unsigned>(global_))
+    throw error("{} is for {} replicas, the communicator has {}", g.str(), g.getNumReplicas(), global_);
 }
 
-int64_t Communicator::indexInGroup(const CommGroup &g, int64_t local) const {
-  return toReplicaGrouping(g, static_cast<unsigned>(global_)).getIndexInGroupAt(static_cast<unsigned>(offset_ + local));
+int64_t Communicator::groupSize(const ReplicaGrouping &g) const {
+  checkGrouping(g);
+  return g.getGroupSize();
+}
+
+int64_t Communicator::indexInGroup(const ReplicaGrouping &g, int64_t local) const {
+  checkGrouping(g);
+  return g.getIndexInGroupAt(static_cast<unsigned>(offset_ + local));
 }
 
 namespace {
@@ -126,9 +133,8 @@ namespace {
 // The contributions of `replica`'s group of g, in group order, into `ptrs`
 // (reused storage: no allocation once it has the group's size); returns the
 // replica's index in its group.
-int64_t groupOf(const CommGroup &g, int64_t global, int64_t replica, const std::vector<const char *> &all,
+int64_t groupOf(const ReplicaGrouping &rg, int64_t replica, const std::vector<const char *> &all,
                 std::vector<const char *> &ptrs) {
-  const ReplicaGrouping rg = toReplicaGrouping(g, static_cast<unsigned>(global));
   const unsigned group = rg.getGroupAt(static_cast<unsigned>(replica));
   ptrs.clear();
   for (unsigned i = 0; i < rg.getGroupSize(); ++i) ptrs.push_back(all[rg.getReplicaAt(group, i)]);
@@ -137,8 +143,9 @@ int64_t groupOf(const CommGroup &g, int64_t global, int64_t replica, const std::
 
 } // namespace
 
-void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out,
+void Communicator::allReduce(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out,
                              DataType type, int64_t n) {
+  checkGrouping(g);
   const int64_t bytes = n * static_cast<int64_t>(TensorInfo(type, {}).nbytes());
   if (op == CollectiveOp::Local) {
     if (out != in) std::memmove(out, in, static_cast<size_t>(bytes));
@@ -156,7 +163,7 @@ void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op,
     w.done.clear();
     for (int64_t m = 0; m < local_ && end > begin; ++m) {
       char *o = static_cast<char *>(outs_[static_cast<size_t>(m)]) + begin * elem;
-      groupOf(g, global_, offset_ + m, all, w.members);
+      groupOf(g, offset_ + m, all, w.members);
       const char *first = w.members.front();  // identifies the group
       auto seen = std::find_if(w.done.begin(), w.done.end(), [&](const auto &d) { return d.first == first; });
       if (seen != w.done.end()) {  // another local replica of the same group: same values
@@ -173,22 +180,23 @@ void Communicator::allReduce(int64_t local, const CommGroup &g, CollectiveOp op,
   release(local);
 }
 
-void Communicator::allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes) {
+void Communicator::allGather(int64_t local, const ReplicaGrouping &g, const void *in, void *out, int64_t bytes) {
+  checkGrouping(g);
   const auto &all = exchange(local, in, bytes);
   auto &members = work_[static_cast<size_t>(local)].members;
-  groupOf(g, global_, offset_ + local, all, members);
+  groupOf(g, offset_ + local, all, members);
   for (size_t k = 0; k < members.size(); ++k)
     std::memcpy(static_cast<char *>(out) + static_cast<int64_t>(k) * bytes, members[k], static_cast<size_t>(bytes));
   release(local);
 }
 
-void Communicator::reduceScatter(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out,
+void Communicator::reduceScatter(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out,
                                  DataType type, int64_t n) {
   const int64_t elem = TensorInfo(type, {}).nbytes();
   const int64_t G = groupSize(g);
   const auto &all = exchange(local, in, G * n * elem);
   auto &members = work_[static_cast<size_t>(local)].members;
-  const int64_t index = groupOf(g, global_, offset_ + local, all, members);
+  const int64_t index = groupOf(g, offset_ + local, all, members);
   try {
     if (op == CollectiveOp::Local)
       std::memcpy(out, members[static_cast<size_t>(index)] + index * n * elem, static_cast<size_t>(n * elem));
@@ -201,12 +209,12 @@ void Communicator::reduceScatter(int64_t local, const CommGroup &g, CollectiveOp
   release(local);
 }
 
-void Communicator::broadcast(int64_t local, const CommGroup &g, int64_t root, void *data, int64_t bytes) {
+void Communicator::broadcast(int64_t local, const ReplicaGrouping &g, int64_t root, void *data, int64_t bytes) {
   if (root < 0 || root >= groupSize(g))
     throw error("broadcast root {} is out of range for groups of {} replicas", root, groupSize(g));
   const auto &all = exchange(local, data, bytes);
   auto &members = work_[static_cast<size_t>(local)].members;
-  const int64_t index = groupOf(g, global_, offset_ + local, all, members);
+  const int64_t index = groupOf(g, offset_ + local, all, members);
   // Only the root's buffer is read, and the root does not write.
   if (index != root) std::memcpy(data, members[static_cast<size_t>(root)], static_cast<size_t>(bytes));
   release(local);

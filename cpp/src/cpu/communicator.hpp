@@ -1,5 +1,6 @@
 // Collectives between replicas (PopART's GCL on the CPU): all-reduce,
-// all-gather, reduce-scatter and broadcast over groups of replicas (CommGroup).
+// all-gather, reduce-scatter and broadcast over groups of replicas (a
+// ReplicaGrouping: stride and group size; CommGroups map to one).
 // Every local replica thread calls the same collective at the same point of its
 // program (the replicas run one program, SPMD). The algorithms are written once
 // over one primitive, exchange(): every replica obtains every global replica's
@@ -8,7 +9,7 @@
 // LocalCommunicator (replica threads of one process, zero-copy through shared
 // memory) and the MPI communicator of the distributed session (mpi.cpp).
 #pragma once
-#include "popart/commgroup.hpp"
+#include "popart/replicagrouping.hpp"
 #include "process_group.hpp"
 #include "popart/tensorinfo.hpp"
 #include <condition_variable>
@@ -52,15 +53,33 @@ public:
   int64_t globalOffset() const { return offset_; }
 
   /// out = op over the group of in (n elements of `type`); out may be in.
-  void allReduce(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out, DataType type,
+  void allReduce(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out, DataType type,
                  int64_t n);
   /// out = the group's inputs of `bytes` bytes each, concatenated in group order.
-  void allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes);
+  void allGather(int64_t local, const ReplicaGrouping &g, const void *in, void *out, int64_t bytes);
   /// in holds groupSize shards of n elements; out = op over the group of this replica's shard.
-  void reduceScatter(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out, DataType type,
+  void reduceScatter(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out, DataType type,
                      int64_t n);
   /// data := data of the group member with index `root` in the group.
-  void broadcast(int64_t local, const CommGroup &g, int64_t root, void *data, int64_t bytes);
+  void broadcast(int64_t local, const ReplicaGrouping &g, int64_t root, void *data, int64_t bytes);
+
+  /// The same collectives over PopART CommGroups (as the groupings they describe).
+  void allReduce(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out, DataType type,
+                 int64_t n) {
+    allReduce(local, grouping(g), op, in, out, type, n);
+  }
+  void allGather(int64_t local, const CommGroup &g, const void *in, void *out, int64_t bytes) {
+    allGather(local, grouping(g), in, out, bytes);
+  }
+  void reduceScatter(int64_t local, const CommGroup &g, CollectiveOp op, const void *in, void *out, DataType type,
+                     int64_t n) {
+    reduceScatter(local, grouping(g), op, in, out, type, n);
+  }
+  void broadcast(int64_t local, const CommGroup &g, int64_t root, void *data, int64_t bytes) {
+    broadcast(local, grouping(g), root, data, bytes);
+  }
+  /// The ReplicaGrouping `g` describes for the global replicas.
+  ReplicaGrouping grouping(const CommGroup &g) const { return toReplicaGrouping(g, static_cast<unsigned>(global_)); }
 
   /// Host all-reduce (Horovod's hostAllReduce): data := the mean over the
   /// attached host process group of this process's data, which must be equal on
@@ -70,9 +89,9 @@ public:
   const std::shared_ptr<ProcessGroup> &hostGroup() const { return hostGroup_; }
 
   /// Replicas in the group of `g` (checks that it divides the replicas).
-  int64_t groupSize(const CommGroup &g) const;
+  int64_t groupSize(const ReplicaGrouping &g) const;
   /// The index of local replica `local` in its group of `g`.
-  int64_t indexInGroup(const CommGroup &g, int64_t local) const;
+  int64_t indexInGroup(const ReplicaGrouping &g, int64_t local) const;
   /// A replica failed: replicas blocked in a collective throw instead of waiting.
   virtual void abort(const std::string &why) = 0;
   /// Clears an abort before the next run.
@@ -86,6 +105,8 @@ protected:
   virtual void localBarrier() = 0;
 
 private:
+  /// Throws unless g partitions this communicator's global replicas.
+  void checkGrouping(const ReplicaGrouping &g) const;
   std::shared_ptr<ProcessGroup> hostGroup_;
   std::vector<char> hostRecv_;
   void *hostResult_ = nullptr;

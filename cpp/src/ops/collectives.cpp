@@ -1,5 +1,7 @@
 // Replicated collectives (ai.graphcore, opset 1), over the replicas of the
-// op's CommGroup (attribute __collectiveCommGroup = [type, size], default All)
+// op's replica grouping (attribute __collectiveReplicaGrouping = [stride, group
+// size]: groups of replicas start + k * stride, as ReplicaGrouping defines them)
+// or else its CommGroup (attribute __collectiveCommGroup = [type, size], default All)
 // with the CollectiveOperator __collectiveOperator (default Add):
 //   ReplicatedAllReduce(x) -> y, y = op over the group of x (same shape);
 //     ReplicatedAllReduceInplace writes y into x.
@@ -42,14 +44,27 @@ CommGroup commGroup(const Op &op) {
 
 bool hostAllReduce(const Op &op) { return op.attr<Attributes::Int>("hostAllReduce", 0) != 0; }
 
-int64_t groupSize(const Op &op) {
+ReplicaGrouping replicaGrouping(const Op &op) {
   const int64_t replicas = op.getIr().getSessionOptions().getGlobalReplicationFactor();
-  try {
-    return toReplicaGrouping(commGroup(op), static_cast<unsigned>(replicas)).getGroupSize();
-  } catch (const error &e) {
-    throw error("{}: its CommGroup does not fit {} replicas: {}", op.debugName(), replicas, e.what());
+  const auto rg = op.attr<Attributes::Ints>("__collectiveReplicaGrouping", {});
+  if (rg.empty()) {
+    try {
+      return toReplicaGrouping(commGroup(op), static_cast<unsigned>(replicas));
+    } catch (const error &e) {
+      throw error("{}: its CommGroup does not fit {} replicas: {}", op.debugName(), replicas, e.what());
+    }
   }
+  if (rg.size() != 2 || rg[0] < 1 || rg[1] < 1)
+    throw error("{}: attribute __collectiveReplicaGrouping must be [stride, group size], both positive", op.debugName());
+  if (replicas % (rg[0] * rg[1]) != 0)
+    throw error("{}: replica grouping (stride {}, group size {}) does not divide the replication factor {}",
+                op.debugName(), rg[0], rg[1], replicas);
+  // a group of one replica is the same whatever its stride
+  return ReplicaGrouping(static_cast<unsigned>(replicas), rg[1] == 1 ? 1u : static_cast<unsigned>(rg[0]),
+                         static_cast<unsigned>(rg[1]));
 }
+
+int64_t groupSize(const Op &op) { return replicaGrouping(op).getGroupSize(); }
 
 } // namespace collectives
 

@@ -4,6 +4,7 @@
 #pragma once
 #include "popart/commgroup.hpp"
 #include "popart/op.hpp"
+#include "popart/replicagrouping.hpp"
 
 namespace popart::collectives {
 
@@ -16,6 +17,10 @@ Kind kindOf(const Op &op);
 int64_t collectiveOperator(const Op &op);
 /// The replica group (attribute [type, size]); All when absent.
 CommGroup commGroup(const Op &op);
+/// The op's replica groups for the session's global replication factor: the
+/// attribute __collectiveReplicaGrouping = [stride, group size] when present,
+/// else its CommGroup; throws naming the op and grouping when they do not fit.
+ReplicaGrouping replicaGrouping(const Op &op);
 /// The gradient reduction also averages over the host processes (hostAllReduce).
 bool hostAllReduce(const Op &op);
 /// Replicas in the op's group for the session's global replication factor.

@@ -35,16 +35,14 @@ class CommGroup(popart_core.CommGroup):
 
 
 def _comm_group(group, what: str) -> List[int]:
-    """[CommGroupType, size] for a ReplicaGrouping (or None: all replicas)."""
+    """[CommGroupType, size] for a ReplicaGrouping (or None: all replicas) that a CommGroup describes."""
     g = context.get_current_graph()
     n = g.ir.replication_factor
     if group is None:
         return [int(CommGroupType.All), n]
     if isinstance(group, popart_core.CommGroup):
         return [int(group.type), int(group.replicaGroupSize)]
-    size, stride = group.group_size, group.stride
-    if len(group.assignment) != n:
-        raise ValueError(f"{what}: the grouping is for {len(group.assignment)} replicas, the Ir has {n}")
+    size, stride = _stride_and_size(group, n, what)
     if size == 1:
         return [int(CommGroupType.Ungrouped), 1]
     if stride == 1:
@@ -52,7 +50,41 @@ def _comm_group(group, what: str) -> List[int]:
     if stride * size == n:
         return [int(CommGroupType.Orthogonal), size]
     raise ValueError(f"{what}: replica grouping stride {stride}, group size {size} has no collective group "
-                     f"over {n} replicas (use consecutive groups, or groups with stride * size = {n})")
+                     f"(CommGroup) over {n} replicas")
+
+
+def _stride_and_size(group, n: int, what: str):
+    """(group size, stride) of a ReplicaGrouping for the current Ir's `n` replicas (checked)."""
+    if len(group.assignment) != n:
+        raise ValueError(f"{what}: the grouping {group} is for {len(group.assignment)} replicas, the Ir has {n}")
+    if not group.is_const:
+        raise ValueError(f"{what}: the grouping {group} has no constant stride: collectives need groups of "
+                         "replicas start + k * stride")
+    size, stride = group.group_size, group.stride
+    if n % (size * stride):
+        raise ValueError(f"{what}: the grouping {group} (stride {stride}, group size {size}) does not divide the "
+                         f"replication factor {n}")
+    return size, stride
+
+
+def _group_attrs(group, what: str) -> dict:
+    """The op attributes naming the replicas a collective runs over: a CommGroup when one describes the
+    grouping, else the grouping's [stride, group size] (attribute __collectiveReplicaGrouping)."""
+    if group is None or isinstance(group, popart_core.CommGroup):
+        return {"__collectiveCommGroup": _comm_group(group, what)}
+    size, stride = _stride_and_size(group, context.get_current_graph().ir.replication_factor, what)
+    try:
+        return {"__collectiveCommGroup": _comm_group(group, what)}
+    except ValueError:
+        return {"__collectiveReplicaGrouping": [stride, size]}
+
+
+def _group_size(attrs: dict) -> int:
+    """Replicas per group of the attributes _group_attrs made."""
+    if "__collectiveReplicaGrouping" in attrs:
+        return attrs["__collectiveReplicaGrouping"][1]
+    kind, size = attrs["__collectiveCommGroup"]
+    return 1 if kind == int(CommGroupType.Ungrouped) else size
 
 
 def _operator(op: str, what: str) -> int:
@@ -65,23 +97,23 @@ def replicated_all_reduce(t: Tensor, op: str = "add", group=None) -> Tensor:
     """Every replica of `group` gets the reduction (`op`: add, mean, mul, min, max, ...) of `t` over the
     group's replicas."""
     attrs = {"__collectiveOperator": _operator(op, "replicated_all_reduce"),
-             "__collectiveCommGroup": _comm_group(group, "replicated_all_reduce")}
+             **_group_attrs(group, "replicated_all_reduce")}
     return _op("ReplicatedAllReduce", [t], attrs, domain=_GC)[0]
 
 
 def replicated_all_reduce_(t: Tensor, op: str = "add", group=None) -> Tensor:
     """replicated_all_reduce in place: `t` holds the result."""
     attrs = {"__collectiveOperator": _operator(op, "replicated_all_reduce_"),
-             "__collectiveCommGroup": _comm_group(group, "replicated_all_reduce_")}
+             **_group_attrs(group, "replicated_all_reduce_")}
     return _op("ReplicatedAllReduceInplace", [t], attrs, domain=_GC)[0]
 
 
 def replicated_all_gather(t: Tensor, group=None, output_shape="auto") -> Tensor:
     """The `t` of every replica of the group, concatenated (flattened: shape [group size * nelms], or
     `output_shape`; "auto" gives [group size, *t.shape])."""
-    attrs = {"__collectiveCommGroup": _comm_group(group, "replicated_all_gather")}
+    attrs = _group_attrs(group, "replicated_all_gather")
     y = _op("ReplicatedAllGather", [t], attrs, domain=_GC)[0]
-    size = attrs["__collectiveCommGroup"][1] if attrs["__collectiveCommGroup"][0] != 3 else 1
+    size = _group_size(attrs)
     meta = tuple(t.meta_shape)
     if output_shape == "auto" and meta and _shard_elements(meta, size) == t.nelms:
         # the shards of a replica-sharded tensor: the full tensor, without the padding of the last shard
@@ -114,7 +146,7 @@ def replicated_reduce_scatter(t: Tensor, op: str = "add", group=None,
     """The reduction of `t` over the group, flattened and split evenly (zero padded): each replica gets its
     slice (shape [ceil(nelms / group size)])."""
     attrs = {"__collectiveOperator": _operator(op, "replicated_reduce_scatter"),
-             "__collectiveCommGroup": _comm_group(group, "replicated_reduce_scatter")}
+             **_group_attrs(group, "replicated_reduce_scatter")}
     y = _op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0]
     return _mark_sharded(y, t) if configure_output_for_replicated_tensor_sharding else y
 
@@ -127,8 +159,7 @@ def replicated_slice(t: Tensor, axis: int = 0, group=None) -> Tensor:
 def replica_sharded_slice(t: Tensor, group=None) -> Tensor:
     """Each replica's shard of flattened `t` (zero padded to a multiple of the group size), as replicated
     tensor sharding lays it out."""
-    attrs = {"__collectiveOperator": _OPERATORS["local"],
-             "__collectiveCommGroup": _comm_group(group, "replica_sharded_slice")}
+    attrs = {"__collectiveOperator": _OPERATORS["local"], **_group_attrs(group, "replica_sharded_slice")}
     return _mark_sharded(_op("ReplicatedReduceScatter", [t], attrs, domain=_GC)[0], t)
 
 
@@ -139,15 +170,15 @@ def _local_slice(t: Tensor, axis: int, group, what: str) -> Tensor:
     if not -t.rank <= axis < t.rank:
         raise ValueError(f"{what}: axis {axis} is out of range for tensor '{t.id}' of rank {t.rank}")
     axis %= t.rank
-    cg = _comm_group(group, what)
-    size = 1 if cg[0] == int(CommGroupType.Ungrouped) else cg[1]
+    attrs = _group_attrs(group, what)
+    size = _group_size(attrs)
     if t.shape[axis] % size:
         raise ValueError(f"{what}: dimension {axis} of '{t.id}' ({t.shape[axis]}) does not split over {size} "
                          "replicas")
     perm = [axis] + [d for d in range(t.rank) if d != axis]
     moved = transpose(t, perm) if axis else t
     flat = _op("ReplicatedReduceScatter", [moved],
-               {"__collectiveOperator": _OPERATORS["local"], "__collectiveCommGroup": cg}, domain=_GC)[0]
+               {"__collectiveOperator": _OPERATORS["local"], **attrs}, domain=_GC)[0]
     part = (t.shape[axis] // size,) + tuple(t.shape[d] for d in perm[1:])
     out = reshape(flat, part)
     inverse = list(np.argsort(perm))

@@ -127,3 +127,45 @@ TEST(ProcessCommunicator, ProcessesMustTileTheReplicas) {
   });
   EXPECT_NE(errors[0].find("globalReplicaOffset"), std::string::npos);
 }
+
+TEST(ProcessCommunicator, StridedGroupingAcrossProcesses) {
+  // 4 processes of 2 replicas, groups of stride 2 and size 2 among 8: {0, 2}, {1, 3}, {4, 6}, {5, 7}
+  const int64_t P = 4, R = 2, n = 3;
+  const ReplicaGrouping rg(8, 2, 2);
+  SharedGroupState state(P);
+  std::vector<std::vector<float>> gathered(P * R, std::vector<float>(2 * n)), reduced(P * R, std::vector<float>(n));
+  std::vector<float> scattered(P * R);
+  onThreads(P, [&](int64_t p) {
+    ProcessCommunicator comm(R, P * R, p * R, std::make_shared<ThreadGroup>(state, p, P));
+    onThreads(R, [&](int64_t j) {
+      const int64_t g = p * R + j;
+      std::vector<float> x(n);
+      for (int64_t i = 0; i < n; ++i) x[i] = static_cast<float>(g * 10 + i);
+      comm.allGather(j, rg, x.data(), gathered[g].data(), n * 4);
+      comm.allReduce(j, rg, CollectiveOp::Max, x.data(), reduced[g].data(), DataType::FLOAT, n);
+      std::vector<float> two = {static_cast<float>(g), static_cast<float>(100 * g)};
+      comm.reduceScatter(j, rg, CollectiveOp::Add, two.data(), &scattered[g], DataType::FLOAT, 1);
+    });
+  });
+  for (int64_t g = 0; g < P * R; ++g) {
+    const int64_t first = (g / 4) * 4 + g % 2, index = (g % 4) / 2;
+    for (int64_t k = 0; k < 2; ++k)
+      for (int64_t i = 0; i < n; ++i) EXPECT_EQ(gathered[g][k * n + i], static_cast<float>((first + 2 * k) * 10 + i));
+    for (int64_t i = 0; i < n; ++i) EXPECT_EQ(reduced[g][i], static_cast<float>((first + 2) * 10 + i));
+    const float sum = static_cast<float>(first + first + 2);
+    EXPECT_EQ(scattered[g], index == 0 ? sum : 100 * sum);
+  }
+}
+
+TEST(Communicator, GroupingForOtherReplicasIsRefused) {
+  LocalCommunicator comm(4);
+  float x = 1;
+  try {
+    comm.allGather(0, ReplicaGrouping(8, 2, 2), &x, &x, 4);
+    FAIL() << "expected an error";
+  } catch (const error &e) {
+    EXPECT_NE(std::string(e.what()).find("ReplicaGrouping(numReplicas=8, stride=2, groupSize=2) is for 8 replicas"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -75,6 +75,26 @@ def test_guide_distributed_simple_example_under_mpiexec(tmp_path):
         {"0": "[[1 2 3 4]\n [5 6 7 8]]", "1": "[[1 2 3 4]\n [5 6 7 8]]"}, p.stdout
 
 
+def test_guide_distributed_rts_complex_example_under_mpiexec(tmp_path):
+    """8 instances of 2 local replicas: a variable in 4 groups (stride 4) sharded over 2 replicas each,
+    gathered and re-sliced over groups of stride 4, size 2."""
+    path = guide_file("distributed_rts_complex_example.py")
+    if path is None:
+        pytest.skip("the PopXL guide's example files are not beside this checkout (set POPXL_GUIDE_FILES)")
+    p, _ = mpirun([], n=8, script=str(path), cwd=str(tmp_path), timeout=300, mpi_args=["--tag-output"],
+                  env={"POPDIST_NUM_LOCAL_REPLICAS": "2"})
+    assert p.returncode == 0, p.stdout + p.stderr
+    printed = {}
+    for line in p.stdout.splitlines():
+        tag, _, text = line.partition("<stdout>:")
+        printed.setdefault(tag.split(",")[-1].strip("[]"), []).append(text)
+    assert sorted(printed) == [str(i) for i in range(8)], p.stdout
+    want = np.arange(4 * 32).reshape(4, 32) + 1
+    for rank, lines in printed.items():
+        got = np.array(" ".join(lines).replace("[", " ").replace("]", " ").split(), dtype=np.int64)
+        np.testing.assert_array_equal(got.reshape(4, 32), want, err_msg=f"instance {rank}")
+
+
 @pytest.mark.parametrize("env,match", [
     ({"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "0", "POPDIST_NUM_TOTAL_REPLICAS": "3"},
      "3 replicas .POPDIST_NUM_TOTAL_REPLICAS. do not split evenly over 2 instances"),

@@ -23,8 +23,8 @@ public:
     const bool grad = op.opid.type == "ReplicatedCollectiveGrad";
     const Kind kind = collectives::kindOf(op);
     auto cop = static_cast<CollectiveOp>(collectives::collectiveOperator(op));
-    const CommGroup group = collectives::commGroup(op);
-    const int64_t G = collectives::groupSize(op);
+    const ReplicaGrouping group = collectives::replicaGrouping(op);
+    const int64_t G = group.getGroupSize();
     popx::Communicator *comm = &dv_p->communicator();
     const int64_t r = dv_p->localReplica();
     popx::TensorView x = getInTensor(0), y = getOutTensor(0);
