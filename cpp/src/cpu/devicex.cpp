@@ -16,6 +16,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <sys/sysinfo.h>
 #include <unordered_set>
 
 namespace popart::popx {
@@ -51,9 +53,28 @@ void accumulateInto(void *dst, const void *src, const TensorInfo &info) {
   }
 }
 
+/// The host's RAM and swap: a buffer larger than this can never be held. Checked before allocating, because
+/// a lazy allocation may succeed and its first write then be killed (and a failed `new` aborts under ASan).
+int64_t hostMemoryBytes() {
+  struct sysinfo s {};
+  if (sysinfo(&s) != 0) return std::numeric_limits<int64_t>::max();
+  const unsigned long long unit = s.mem_unit ? s.mem_unit : 1, pages = 0ULL + s.totalram + s.totalswap;
+  if (pages > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max()) / unit)
+    return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(pages * unit);
+}
+
+/// Throws memory_allocation_err when `nbytes` exceeds the host's memory; `what` names the buffer.
+void checkHostCanHold(int64_t nbytes, const std::string &what) {
+  const int64_t host = hostMemoryBytes();
+  if (nbytes > host)
+    throw memory_allocation_err("cannot allocate {} bytes for {}: the host has {} bytes of memory", nbytes, what, host);
+}
+
 } // namespace
 
 Block::Block(int64_t nbytes) : size(nbytes) {
+  checkHostCanHold(nbytes, "a tensor memory block");
   data = static_cast<char *>(std::aligned_alloc(kAlignment, static_cast<size_t>(alignUp(std::max<int64_t>(nbytes, 1)))));
   if (!data) throw memory_allocation_err("cannot allocate {} bytes", nbytes);
 }
@@ -496,6 +517,7 @@ std::map<OutIndex, std::vector<char>> Devicex::evaluateConstOp(Op &op) {
   for (const auto &[i, t] : op.input->tensorMap())
     tmp.buffers_[t] = t->hasTensorData() ? const_cast<char *>(t->tensorData().data()) : nullptr;
   for (const auto &[i, t] : op.output->tensorMap()) {
+    checkHostCanHold(t->info.nbytes(), "constant '" + t->id + "'");
     outs[i].resize(static_cast<size_t>(std::max<int64_t>(t->info.nbytes(), 1)));
     tmp.buffers_[t] = outs[i].data();
   }

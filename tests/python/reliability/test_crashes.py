@@ -71,6 +71,20 @@ def test_oversized_constant_of_shape_is_a_memory_error():
         run(proto, {"x": np.ones(1, np.float32)}, ["y"])
 
 
+@pytest.mark.parametrize("elements", [2**40, 2**50])
+def test_constant_larger_than_the_host_is_refused_before_allocating(elements):
+    # Checked against the host's memory before any allocation (a failed `new` aborts under AddressSanitizer, and
+    # a lazy allocation can succeed and be killed on first write): a model error naming the constant, not the
+    # "host ran out of memory, reset" error of a real shortage.
+    big = oh.make_tensor("s", onnx.TensorProto.INT64, [1], [elements])
+    proto = model([oh.make_node("ConstantOfShape", ["s"], ["c"]), oh.make_node("Add", ["c", "x"], ["y"])],
+                  [vinfo("x", shape=(1,))], [vinfo("y", shape=(elements,))], [big])
+    with pytest.raises(popart.popart_memory_allocation_error) as e:
+        run(proto, {"x": np.ones(1, np.float32)}, ["y"])
+    assert not isinstance(e.value, popart.popart_host_out_of_memory_error)
+    assert "constant 'c'" in str(e.value) and f"{4 * elements} bytes" in str(e.value) and "ConstantOfShape" in str(e.value)
+
+
 def _relu_chain(n):
     nodes = [oh.make_node("Relu", [f"t{i}"], [f"t{i + 1}"]) for i in range(n)]
     return model(nodes, [vinfo("t0", shape=(4,))], [vinfo(f"t{n}", shape=(4,))])
