@@ -19,6 +19,7 @@
 # instrumented build cannot meet (the long in-place chain itself still runs, on a 256 KB thread stack).
 #
 # Suppressions (scripts/sanitize.supp, UBSan's format) cover third-party code only; each entry says why.
+# ASan reports go to build/asan/reports/; UBSan's to the test output (build/asan/ctest.log, pytest.log).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
@@ -47,7 +48,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$PWD/scrip
 status=0
 t=$SECONDS
 echo "== C++ tests under the sanitizers"
-ctest --test-dir "$build" -j"${JOBS:-2}" --output-on-failure 2>&1 | tail -n 15 || status=1
+ctest --test-dir "$build" -j"${JOBS:-2}" --output-on-failure 2>&1 | tee "$build/ctest.log" | tail -n 15 || status=1
 echo "   C++ tests: $((SECONDS - t)) s"
 
 t=$SECONDS
@@ -69,10 +70,17 @@ budgets="--deselect tests/python/reliability/test_crashes.py::test_100k_inplace_
   --deselect tests/python/reliability/test_crashes.py::test_long_inplace_chain_compiles_in_linear_time"
 # shellcheck disable=SC2086
 LD_PRELOAD="$runtime" PYTHONPATH="$PWD/python:$PWD/$build/cpp/bindings" FUZZ_CASES="${FUZZ_CASES:-150}" \
-  python -m pytest $pytests $budgets -q -p no:cacheprovider "$@" 2>&1 | tail -n 25 || status=1
+  python -m pytest $pytests $budgets -q -p no:cacheprovider --capture=sys "$@" 2>&1 | tee "$build/pytest.log" |
+  tail -n 25 || status=1
 echo "   Python tests: $((SECONDS - t)) s"
 
-reports=$(ls "$build"/reports 2>/dev/null | wc -l)
-echo "== sanitizer reports: $reports (in $build/reports); total $((SECONDS - start)) s"
-[ "$reports" -eq 0 ] || { head -n 40 "$build"/reports/* >&2; status=1; }
+# UBSan writes to stderr whatever its log_path says (its runtime is a separate library from ASan's): pytest
+# captures only Python's sys.stdout/stderr (--capture=sys), so native reports reach the logs, and they are counted
+# there.
+ubsan=$(cat "$build/ctest.log" "$build/pytest.log" | grep -c "runtime error:" || true)
+reports=$(( $(ls "$build"/reports 2>/dev/null | wc -l) + ubsan ))
+echo "== sanitizer reports: $reports (ASan: $build/reports; UBSan: $ubsan in $build/ctest.log, $build/pytest.log)"
+echo "   total $((SECONDS - start)) s"
+[ "$ubsan" -eq 0 ] || { grep -h -A12 "runtime error:" "$build/ctest.log" "$build/pytest.log" | head -n 40 >&2; status=1; }
+[ -z "$(ls "$build"/reports)" ] || { head -n 40 "$build"/reports/* >&2; status=1; }
 exit $status
