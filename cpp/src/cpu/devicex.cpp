@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <sys/sysinfo.h>
 #include <unordered_set>
 
@@ -64,17 +65,16 @@ int64_t hostMemoryBytes() {
   return static_cast<int64_t>(pages * unit);
 }
 
-/// Throws memory_allocation_err when `nbytes` exceeds the host's memory; `what` names the buffer.
-void checkHostCanHold(int64_t nbytes, const std::string &what) {
-  const int64_t host = hostMemoryBytes();
-  if (nbytes > host)
-    throw memory_allocation_err("cannot allocate {} bytes for {}: the host has {} bytes of memory", nbytes, what, host);
+/// Throws std::bad_alloc (Python: popart_host_out_of_memory_error, recovery action IPU_RESET, as a failed
+/// allocation) when `nbytes` exceeds the host's memory, without attempting the allocation.
+void checkHostCanHold(int64_t nbytes) {
+  if (nbytes > hostMemoryBytes()) throw std::bad_alloc();
 }
 
 } // namespace
 
 Block::Block(int64_t nbytes) : size(nbytes) {
-  checkHostCanHold(nbytes, "a tensor memory block");
+  checkHostCanHold(nbytes);
   data = static_cast<char *>(std::aligned_alloc(kAlignment, static_cast<size_t>(alignUp(std::max<int64_t>(nbytes, 1)))));
   if (!data) throw memory_allocation_err("cannot allocate {} bytes", nbytes);
 }
@@ -517,7 +517,7 @@ std::map<OutIndex, std::vector<char>> Devicex::evaluateConstOp(Op &op) {
   for (const auto &[i, t] : op.input->tensorMap())
     tmp.buffers_[t] = t->hasTensorData() ? const_cast<char *>(t->tensorData().data()) : nullptr;
   for (const auto &[i, t] : op.output->tensorMap()) {
-    checkHostCanHold(t->info.nbytes(), "constant '" + t->id + "'");
+    checkHostCanHold(t->info.nbytes());
     outs[i].resize(static_cast<size_t>(std::max<int64_t>(t->info.nbytes(), 1)));
     tmp.buffers_[t] = outs[i].data();
   }
