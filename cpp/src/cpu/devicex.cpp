@@ -123,7 +123,7 @@ void Devicex::allocatePersistent(const Tensor *t) {
   blocks_.push_back(std::make_unique<Block>(t->info.nbytes()));
   persistentBytes_ += blocks_.back()->size;
   buffers_[t] = blocks_.back()->data;
-  if (t->tensorType() == TensorType::Const && t->hasTensorData())
+  if (t->tensorType() == TensorType::Const && t->hasTensorData() && t->info.nbytes() > 0)  // empty: data() may be null
     std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
 }
 
