@@ -128,6 +128,8 @@ void withOpContext(const std::string &opContext, const char *what, const std::fu
     f();
   } catch (const internal_error &) {
     throw;
+  } catch (const memory_allocation_err &e) {  // keeps its class: popart_memory_allocation_error in Python
+    throw memory_allocation_err("while {} {}: {}", what, opContext, e.what());
   } catch (...) {
     std::string message;
     try {

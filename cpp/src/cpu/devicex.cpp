@@ -16,6 +16,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <new>
+#include <sys/sysinfo.h>
 #include <unordered_set>
 
 namespace popart::popx {
@@ -51,9 +54,27 @@ void accumulateInto(void *dst, const void *src, const TensorInfo &info) {
   }
 }
 
+/// The host's RAM and swap: a buffer larger than this can never be held. Checked before allocating, because
+/// a lazy allocation may succeed and its first write then be killed (and a failed `new` aborts under ASan).
+int64_t hostMemoryBytes() {
+  struct sysinfo s {};
+  if (sysinfo(&s) != 0) return std::numeric_limits<int64_t>::max();
+  const unsigned long long unit = s.mem_unit ? s.mem_unit : 1, pages = 0ULL + s.totalram + s.totalswap;
+  if (pages > static_cast<unsigned long long>(std::numeric_limits<int64_t>::max()) / unit)
+    return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(pages * unit);
+}
+
+/// Throws std::bad_alloc (Python: popart_host_out_of_memory_error, recovery action IPU_RESET, as a failed
+/// allocation) when `nbytes` exceeds the host's memory, without attempting the allocation.
+void checkHostCanHold(int64_t nbytes) {
+  if (nbytes > hostMemoryBytes()) throw std::bad_alloc();
+}
+
 } // namespace
 
 Block::Block(int64_t nbytes) : size(nbytes) {
+  checkHostCanHold(nbytes);
   data = static_cast<char *>(std::aligned_alloc(kAlignment, static_cast<size_t>(alignUp(std::max<int64_t>(nbytes, 1)))));
   if (!data) throw memory_allocation_err("cannot allocate {} bytes", nbytes);
 }
@@ -110,7 +131,7 @@ void Devicex::allocatePersistent(const Tensor *t) {
   blocks_.push_back(std::make_unique<Block>(t->info.nbytes()));
   persistentBytes_ += blocks_.back()->size;
   buffers_[t] = blocks_.back()->data;
-  if (t->tensorType() == TensorType::Const && t->hasTensorData())
+  if (t->tensorType() == TensorType::Const && t->hasTensorData() && t->info.nbytes() > 0)  // empty: data() may be null
     std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
 }
 
@@ -576,6 +597,7 @@ std::map<OutIndex, std::vector<char>> Devicex::evaluateConstOp(Op &op) {
   for (const auto &[i, t] : op.input->tensorMap())
     tmp.buffers_[t] = t->hasTensorData() ? const_cast<char *>(t->tensorData().data()) : nullptr;
   for (const auto &[i, t] : op.output->tensorMap()) {
+    checkHostCanHold(t->info.nbytes());
     outs[i].resize(static_cast<size_t>(std::max<int64_t>(t->info.nbytes(), 1)));
     tmp.buffers_[t] = outs[i].data();
   }

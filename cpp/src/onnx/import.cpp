@@ -317,6 +317,8 @@ void GraphImporter::addNode(const onnxpb::Node &n) {
     foldIfConstant(*op);
   } catch (const internal_error &) {
     throw;
+  } catch (const memory_allocation_err &e) {  // keeps its class: popart_memory_allocation_error in Python
+    throw memory_allocation_err("cannot import node {}: {}", nodeLabel(n), e.what());
   } catch (const error &e) {
     throw error("cannot import node {}: {}", nodeLabel(n), e.what());
   }

@@ -15,10 +15,10 @@ def tol(dtype):
     return {"rtol": 5e-3, "atol": 5e-3} if np.dtype(dtype) == np.float16 else {}
 
 
-def weight_grads(nodes, weights, loss, opset=13, wrt=None):
+def weight_grads(nodes, weights, loss, opset=13, wrt=None, anchors=()):
     """Trains `nodes` (ONNX nodes ending in scalar tensor `loss`) for one step
     with learning rate 0; returns {weight name: its gradient} for the weights
-    in `wrt` (default: all)."""
+    in `wrt` (default: all), and {name: value} for the tensors in `anchors`."""
     dtype = next(iter(weights.values())).dtype
     inits = [onnx.numpy_helper.from_array(v, k) for k, v in weights.items()]
     graph = oh.make_graph(nodes, "grad_test", [], [oh.make_tensor_value_info(loss, _ONNX[dtype], [])],
@@ -26,13 +26,13 @@ def weight_grads(nodes, weights, loss, opset=13, wrt=None):
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", opset), oh.make_opsetid("ai.graphcore", 1)])
     model.ir_version = min(model.ir_version, 10)
     wrt = list(weights) if wrt is None else wrt
-    anchors = [popart.reservedGradientPrefix() + k for k in wrt]
-    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, anchors), loss, popart.ConstSGD(0.0),
+    names = [popart.reservedGradientPrefix() + k for k in wrt] + list(anchors)
+    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, names), loss, popart.ConstSGD(0.0),
                                popart.DeviceManager().createCpuDevice())
     s.prepareDevice()
     res = s.initAnchorArrays()
     s.run(popart.PyStepIO({}, res))
-    return {k: res[popart.reservedGradientPrefix() + k] for k in wrt}
+    return {**{k: res[popart.reservedGradientPrefix() + k] for k in wrt}, **{k: res[k] for k in anchors}}
 
 
 def weighted_loss(out, cot, loss="loss"):

@@ -152,3 +152,72 @@ def test_global_pool_grad(dtype, shape, op):
     else:
         fn = lambda x: x.mean(dim=axes, keepdim=True)  # noqa: E731
     check_pool_grad(op, distinct(shape, dtype), {}, fn)
+
+
+def pool_and_grads(attrs, x, cot):
+    """One training step (learning rate 0) of loss = sum(MaxPool(x) * cot): MaxPool's output and x's gradient."""
+    nodes = [oh.make_node("MaxPool", ["x"], ["y"], **attrs)] + weighted_loss("y", cot)
+    return weight_grads(nodes, {"x": x}, "loss", opset=12, anchors=["y"])
+
+
+def nan_per_window(x_shape, attrs, dtype, seed):
+    """`distinct` values with NaN at random taps, at most one per window (where torch's argmax, the last NaN,
+    and numpy's, the first, agree); every plane gets some."""
+    x = torch.tensor(distinct(x_shape, np.float64, seed))
+    mask = torch.zeros(x_shape, dtype=torch.float64)
+    rs = np.random.RandomState(seed)
+    for flat in rs.permutation(int(np.prod(x_shape)))[: int(np.prod(x_shape)) // 3]:
+        trial = mask.clone()
+        trial.view(-1)[int(flat)] = 1.0
+        if torch_pool(trial, x_shape, attrs, False, p=1).max() <= 1:  # LpPool p=1 of the mask: NaNs per window
+            mask = trial
+    x[mask > 0] = np.nan
+    return x.numpy().astype(dtype), int(mask.sum())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("x_shape,attrs", MAX_CASES)
+def test_maxpool_nan_forward_and_grad(dtype, x_shape, attrs):
+    """NaN in a window is its maximum, forward and backward: the window's gradient goes to the NaN tap."""
+    x, nans = nan_per_window(x_shape, attrs, dtype, 7)
+    assert nans >= x_shape[0] * x_shape[1]
+    fn = lambda t: torch_pool(t, x_shape, attrs, True)  # noqa: E731
+    want_y = fn(torch.tensor(x.astype(np.float64))).numpy()
+    assert np.isnan(want_y).any() and not np.isnan(want_y).all()
+    cot = np.random.RandomState(1).uniform(-1, 1, want_y.shape).astype(dtype)
+    xt = torch.tensor(x.astype(np.float64), requires_grad=True)
+    (fn(xt) * torch.tensor(cot.astype(np.float64))).sum().backward()
+    got = pool_and_grads(attrs, x, cot)
+    assert got["y"].dtype == dtype and got["x"].dtype == dtype
+    np.testing.assert_array_equal(np.isnan(got["y"]), np.isnan(want_y))
+    rtol, atol = TOL[x.dtype.type]
+    np.testing.assert_allclose(got["y"].astype(np.float64), want_y.astype(dtype).astype(np.float64), rtol=rtol,
+                               atol=atol)
+    assert not np.isnan(got["x"]).any()
+    np.testing.assert_allclose(got["x"].astype(np.float64), xt.grad.numpy(), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("x_shape,k", [((2, 3, 8, 8), 2), ((2, 3, 12), 3), ((1, 2, 4, 6, 6), 2)])
+def test_maxpool_grad_several_nans_in_a_window(dtype, x_shape, k):
+    """Several NaNs in a window: the gradient goes to the first one (numpy's argmax, as MaxPool's Indices output;
+    torch picks the last). Non-overlapping windows, so numpy's argmax over each is the reference."""
+    r = len(x_shape) - 2
+    x = distinct(x_shape, dtype, 3)
+    rs = np.random.RandomState(4)
+    x[rs.uniform(size=x_shape) < 0.4] = np.nan
+    cot = rs.uniform(-1, 1, x_shape[:2] + tuple(n // k for n in x_shape[2:])).astype(dtype)
+    # windows as a last axis: (N, C, o1.., k*k..)
+    split = x.reshape(x_shape[:2] + sum(((n // k, k) for n in x_shape[2:]), ()))
+    order = [0, 1] + [2 + 2 * i for i in range(r)] + [3 + 2 * i for i in range(r)]
+    wins = split.transpose(order).reshape(cot.shape + (-1,))
+    want_y = np.max(wins.astype(np.float64), axis=-1)
+    arg = np.argmax(wins, axis=-1)
+    dwins = np.zeros(wins.shape)
+    np.put_along_axis(dwins, arg[..., None], cot.astype(np.float64)[..., None], axis=-1)
+    inverse = np.argsort(order)
+    want_dx = dwins.reshape(tuple(split.transpose(order).shape)).transpose(inverse).reshape(x_shape)
+    got = pool_and_grads({"kernel_shape": [k] * r, "strides": [k] * r}, x, cot)
+    assert (np.isnan(wins).sum(-1) >= 2).any()
+    np.testing.assert_array_equal(np.isnan(got["y"]), np.isnan(want_y))
+    np.testing.assert_array_equal(got["x"].astype(np.float64), want_dx)

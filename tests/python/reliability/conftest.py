@@ -3,4 +3,4 @@ pytest's importlib mode, which does not put test folders on sys.path."""
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.append(os.path.dirname(os.path.abspath(__file__)))  # after tests/python: `conftest` stays the top one

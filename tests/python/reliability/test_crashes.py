@@ -71,6 +71,23 @@ def test_oversized_constant_of_shape_is_a_memory_error():
         run(proto, {"x": np.ones(1, np.float32)}, ["y"])
 
 
+@pytest.mark.parametrize("elements", [2**40, 2**50])
+def test_constant_larger_than_the_host_is_refused_before_allocating(elements):
+    # Checked against the host's memory (RAM + swap) before any allocation: under AddressSanitizer a failed `new`
+    # aborts the process (scripts/sanitize.sh died here), and a lazy allocation can succeed and be OOM-killed on
+    # first write. The error is the host-out-of-memory one a failed allocation gives, and the process carries on.
+    big = oh.make_tensor("s", onnx.TensorProto.INT64, [1], [elements])
+    proto = model([oh.make_node("ConstantOfShape", ["s"], ["c"]), oh.make_node("Add", ["c", "x"], ["y"])],
+                  [vinfo("x", shape=(1,))], [vinfo("y", shape=(elements,))], [big])
+    with pytest.raises(popart.popart_host_out_of_memory_error) as e:
+        run(proto, {"x": np.ones(1, np.float32)}, ["y"])
+    assert isinstance(e.value, popart.popart_memory_allocation_error)
+    assert e.value.recoveryAction == popart.RecoveryAction.IPU_RESET
+    small = run(model([oh.make_node("Relu", ["x"], ["y"])], [vinfo("x", shape=(2,))], [vinfo("y", shape=(2,))]),
+                {"x": np.array([-1, 2], np.float32)}, ["y"])
+    np.testing.assert_array_equal(small["y"], [0, 2])
+
+
 def _relu_chain(n):
     nodes = [oh.make_node("Relu", [f"t{i}"], [f"t{i + 1}"]) for i in range(n)]
     return model(nodes, [vinfo("t0", shape=(4,))], [vinfo(f"t{n}", shape=(4,))])

@@ -6,7 +6,7 @@
 // Gradients (inputs dY, X): oneDNN pooling backward; max pooling first reruns a training-mode forward into a
 // per-thread workspace (the argmax record); the loops route dY to the window's first maximum, spread dY / count
 // or give LpPool taps dy sign(x) (|x| / y)^(p-1). Max keeps NaN as numpy's max does (the first NaN is the argmax);
-// oneDNN drops it, so its output is recomputed by the loop when the input holds a NaN.
+// oneDNN drops it, so its output (and MaxPool's gradient) is recomputed by the loop when the input holds a NaN.
 #include "dispatch.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/error.hpp"
@@ -290,10 +290,18 @@ bool growPoolGradDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShap
   PrimitiveStep::Args args{{DNNL_ARG_DIFF_DST, dnnl_ctx::wrap(yd, dy.raw())},
                            {DNNL_ARG_DIFF_SRC, dnnl_ctx::wrap(xd, dx.raw())}};
   if (ps.isMax()) {
+    auto x = step->staging.in(opx, 1);
     auto ws = step->scratch(fwd.workspace_desc());
-    step->add(dnnl::pooling_forward(fwd), {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, step->staging.in(opx, 1).raw())},
+    step->add(dnnl::pooling_forward(fwd), {{DNNL_ARG_SRC, dnnl_ctx::wrap(xd, x.raw())},
                                            {DNNL_ARG_DST, step->scratch(yd)}, {DNNL_ARG_WORKSPACE, ws}});
     args[DNNL_ARG_WORKSPACE] = ws;
+    // oneDNN's argmax skips NaN: with a NaN in x the loop routes dY again, to each window's first NaN.
+    const float *xs = x.data<float>(), *dys = dy.data<float>();
+    float *dxs = dx.data<float>();
+    const int64_t n = opx.inInfo(1).nelms();
+    step->epilogue = [ps, xs, dys, dxs, n] {
+      if (anyNan(xs, n)) PoolLoop<float>{ps, Window3(ps.g)}.backward(xs, dys, dxs);
+    };
   }
   step->add(dnnl::pooling_backward(bwd), std::move(args));
   addStep(prog, step, opx);

@@ -37,7 +37,9 @@ inline float bitsToFloat(int32_t b) {
 /// e^r, scaled by 2^(n/2) * 2^(n - n/2) so subnormal results and overflow to
 /// inf come out right. NaN propagates.
 inline float exp(float x) {
-  float c = x < -104.0f ? -104.0f : (x > 89.0f ? 89.0f : x);
+  // NaN fails both comparisons and is clamped to -104 too: converting NaN to int (and shifting the negative
+  // result) would be undefined behaviour; the NaN itself is returned below.
+  float c = x > -104.0f ? (x < 89.0f ? x : 89.0f) : -104.0f;
   float nf = (c * 1.44269504f + 12582912.0f) - 12582912.0f;  // round to nearest
   float r = c - nf * 0.693359375f + nf * 2.12194440e-4f;
   float p = 1.0f / 5040;
