@@ -350,7 +350,7 @@ void Devicex::weightsFromHost() {
   ++hostWrites_;
   for (Graph *g : ir_.getAllGraphs())
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
-      if (t->hasTensorData() && buffers_.count(t))
+      if (t->hasTensorData() && t->info.nbytes() > 0 && buffers_.count(t))  // empty: data() may be null
         std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
   for (const auto &[t, copies] : dropped_)
     for (const auto &c : copies) c.refresh(t->tensorData().data());
@@ -359,7 +359,7 @@ void Devicex::weightsFromHost() {
 void Devicex::writeTensorToDevice(const Tensor *t) {
   ++hostWrites_;
   auto it = buffers_.find(t);
-  if (it != buffers_.end() && t->hasTensorData())
+  if (it != buffers_.end() && t->hasTensorData() && t->info.nbytes() > 0)
     std::memcpy(it->second, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
   auto d = dropped_.find(t);
   if (d != dropped_.end())
@@ -416,7 +416,7 @@ const uint64_t *Devicex::hostWriteCounter(const Tensor *t) const {
 void Devicex::weightsToHost() {
   for (Graph *g : ir_.getAllGraphs())
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
-      if (t->hasTensorData() && buffers_.count(t))
+      if (t->hasTensorData() && t->info.nbytes() > 0 && buffers_.count(t))
         std::memcpy(t->tensorData().data(), buffers_[t], static_cast<size_t>(t->info.nbytes()));
   for (const auto &[t, copies] : dropped_) copies.front().writeBack(const_cast<Tensor *>(t)->tensorData().data());
 }

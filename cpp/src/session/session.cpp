@@ -205,7 +205,7 @@ void readGroupedWeight(const Tensor &t, const VariableSettings &vs, unsigned rep
   const auto nbytes = static_cast<size_t>(t.info.nbytes());
   const ReplicaGrouping rg = vs.getReplicaGrouping(replicas);
   const bool perReplica = vs.getRetrievalMode() == VariableRetrievalMode::AllReplicas;
-  for (unsigned i = 0; i < n; ++i) {
+  for (unsigned i = 0; i < n && nbytes > 0; ++i) {  // empty: data() may be null
     const unsigned replica = perReplica ? i : rg.getReplicaAt(i, 0);
     const unsigned slot = hostSlotOfReplica(vs, replicas, hostSlots(t), replica);
     std::memcpy(static_cast<char *>(d.data) + i * nbytes, t.tensorData().data() + slot * nbytes, nbytes);
@@ -240,7 +240,7 @@ void Session::readWeights(const IWeightsIO &w) {
       continue;
     }
     checkWeightBuffer(*t, d);
-    std::memcpy(d.data, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
+    if (t->info.nbytes() > 0) std::memcpy(d.data, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
   }
 }
 
@@ -282,7 +282,7 @@ void Session::writeWeights(const IWeightsIO &w) {
       continue;
     }
     checkWeightBuffer(*t, d);
-    std::memcpy(t->tensorData().data(), d.data, static_cast<size_t>(t->info.nbytes()));
+    if (t->info.nbytes() > 0) std::memcpy(t->tensorData().data(), d.data, static_cast<size_t>(t->info.nbytes()));
     hostWeightsInSync_ = false;
   }
 }
@@ -358,7 +358,7 @@ void Session::modelToHost(const std::string &fileName) {
     const auto nbytes = static_cast<size_t>(t->info.nbytes());
     std::vector<char> one(nbytes * groups);
     const ReplicaGrouping rg = vs.getReplicaGrouping(replicas);
-    for (unsigned g = 0; g < groups; ++g)
+    for (unsigned g = 0; g < groups && nbytes > 0; ++g)
       std::memcpy(one.data() + g * nbytes, t->tensorData().data() + rg.getReplicaAt(g, 0) * nbytes, nbytes);
     perReplica.emplace_back(t, std::move(t->tensorData()));
     t->setTensorData(std::move(one));
