@@ -194,16 +194,12 @@ std::unordered_map<const Tensor *, void *> Devicex::callerBuffers(const Graph &g
   }
   // An output that is a whole view or in-place result of a tensor the sub-graph makes (ReluInplace of
   // a MatMul, say) places that tensor, its alias root, in the caller's output.
-  auto aliasRootOf = [](const Tensor *t) {
-    while (const Tensor *parent = aliasParent(t)) t = parent;
-    return t;
-  };
   std::unordered_map<const Tensor *, int> rootUses;
-  for (const auto &id : g.getOutputIds()) rootUses[aliasRootOf(g.getTensor(id))]++;
+  for (const auto &id : g.getOutputIds()) rootUses[aliasRoot(g.getTensor(id))]++;
   const auto &outs = g.getOutputIds();
   for (size_t k = 0; k < outs.size(); ++k) {
     const auto o = static_cast<OutIndex>(k);
-    const Tensor *t = g.getTensor(outs[k]), *root = aliasRootOf(t);
+    const Tensor *t = g.getTensor(outs[k]), *root = aliasRoot(t);
     if (!site->hasOutput(o) || rootUses[root] != 1 || root->tensorType() != TensorType::ActGrad ||
         root->isGraphInput() || !root->hasProducer() || out.count(root))
       continue;

@@ -19,6 +19,11 @@ const Tensor *aliasParent(const Tensor *t) {
   return nullptr;
 }
 
+const Tensor *aliasRoot(const Tensor *t) {
+  while (const Tensor *parent = aliasParent(t)) t = parent;
+  return t;
+}
+
 namespace {
 
 struct Interval {

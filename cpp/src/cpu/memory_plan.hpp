@@ -31,6 +31,9 @@ MemoryPlan planMemory(const Graph &g, const std::vector<Op *> &schedule,
 /// The input of its producer that `t` aliases whole (a view or in-place output), or null.
 const Tensor *aliasParent(const Tensor *t);
 
+/// The tensor at the end of t's chain of whole aliases (t itself when it aliases nothing).
+const Tensor *aliasRoot(const Tensor *t);
+
 constexpr int64_t kAlignment = 64;
 inline int64_t alignUp(int64_t n) { return (n + kAlignment - 1) / kAlignment * kAlignment; }
 

@@ -1,7 +1,6 @@
 """AddArgGradToIdentity pattern: the gradient of an Add input of the output's shape is dY itself, so the
 backward graph has no AddArg0Grad/AddArg1Grad copying it (broadcast inputs keep their reduction, and a
 weight's own gradient keeps its op); gradients match torch's."""
-import json
 
 import numpy as np
 import onnx
@@ -10,6 +9,8 @@ import pytest
 import torch
 
 import popart
+
+from _pattern_step import train as step
 
 
 def model(full_w):
@@ -27,15 +28,11 @@ def model(full_w):
     return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11)]).SerializeToString(), inits
 
 
+GRADS = ["Gradient___a", "Gradient___b", "Gradient___c", "Gradient___x"]
+
+
 def train(proto, x, patterns=None):
-    grads = ["Gradient___a", "Gradient___b", "Gradient___c", "Gradient___x"]
-    s = popart.TrainingSession(proto, popart.DataFlow(1, ["loss", *grads]), "loss", popart.ConstSGD(0.0),
-                               popart.DeviceManager().createCpuDevice(), patterns=patterns)
-    s.prepareDevice()
-    s.weightsFromHost()
-    out = s.initAnchorArrays()
-    s.run(popart.PyStepIO({"x": x}, out))
-    return out, [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    return step(proto, x, GRADS, patterns)
 
 
 @pytest.mark.parametrize("full_w", [False, True])

@@ -1,7 +1,6 @@
 """GeluFusion pattern: in training graphs the five ops of an erf GELU (both forms torch exports) become one
 ai.graphcore GeluErf op, so autodiff builds one GeluErfGrad; losses and gradients match torch's."""
 import json
-import re
 
 import numpy as np
 import onnx
@@ -10,6 +9,8 @@ import pytest
 import torch
 
 import popart
+
+from _pattern_step import train
 
 TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float16: onnx.TensorProto.FLOAT16}
 
@@ -34,18 +35,6 @@ def gelu_model(dtype, form, shape, w, anchors=()):
                           [oh.make_tensor_value_info("loss", t, [])],
                           initializer=[onnx.numpy_helper.from_array(w, "w")])
     return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11)]).SerializeToString()
-
-
-def train(model, x, anchors, patterns=None):
-    """One SGD step (lr 0): the anchors and the IR's op types (in-place suffixes dropped)."""
-    s = popart.TrainingSession(model, popart.DataFlow(1, ["loss", *anchors]), "loss", popart.ConstSGD(0.0),
-                               popart.DeviceManager().createCpuDevice(), patterns=patterns)
-    s.prepareDevice()
-    s.weightsFromHost()
-    out = s.initAnchorArrays()
-    s.run(popart.PyStepIO({"x": x}, out))
-    types = [re.sub(r"(Lhs|Rhs)?Inplace$", "", op["type"]) for op in json.loads(s.getSerializedGraph())["maingraph"]]
-    return out, types
 
 
 def torch_reference(x, w):

@@ -1,8 +1,6 @@
 """LayerNormFusion pattern in training graphs: a LayerNorm exported as nine ops (mean, centre, variance, eps,
 sqrt, divide, scale, shift) becomes one LayerNormalization, so autodiff builds one LayerNormalizationGrad;
 the loss and the gradients of the input's weight, the scale and the bias match torch's."""
-import json
-import re
 
 import numpy as np
 import onnx
@@ -11,6 +9,8 @@ import pytest
 import torch
 
 import popart
+
+from _pattern_step import train
 
 TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float16: onnx.TensorProto.FLOAT16}
 GRADS = ["Gradient___w", "Gradient___gamma", "Gradient___beta"]
@@ -36,18 +36,6 @@ def layernorm_model(dtype, shape, w, gamma, beta, cot, eps=1e-5, axes=(-1,)):
     graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", t, list(shape))],
                           [oh.make_tensor_value_info("loss", t, [])], initializer=inits)
     return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11)]).SerializeToString()
-
-
-def train(model, x, anchors, patterns=None):
-    """One SGD step (lr 0): the anchors and the IR's op types (in-place suffixes dropped)."""
-    s = popart.TrainingSession(model, popart.DataFlow(1, ["loss", *anchors]), "loss", popart.ConstSGD(0.0),
-                               popart.DeviceManager().createCpuDevice(), patterns=patterns)
-    s.prepareDevice()
-    s.weightsFromHost()
-    out = s.initAnchorArrays()
-    s.run(popart.PyStepIO({"x": x}, out))
-    types = [re.sub(r"(Lhs|Rhs)?Inplace$", "", op["type"]) for op in json.loads(s.getSerializedGraph())["maingraph"]]
-    return out, types
 
 
 def inputs(dtype, shape, seed=0):
