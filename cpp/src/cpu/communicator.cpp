@@ -1,9 +1,17 @@
 #include "communicator.hpp"
 #include "kernels/dispatch.hpp"
 #include "popart/error.hpp"
+#include "kernels/vmath.hpp"
+#include "popart/popx/opx.hpp"
 #include "popart/replicagrouping.hpp"
+#include "shared_update.hpp"
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <thread>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace popart::popx {
 
@@ -13,29 +21,51 @@ std::string toString(CollectiveOp op) {
   return i < sizeof(names) / sizeof(names[0]) ? names[i] : "CollectiveOperator(" + std::to_string(i) + ")";
 }
 
+namespace {
+
+// Spins while busy() for at most ~50 us (a hand-off between running threads
+// then costs no sleep and wake-up); false when it gave up.
+template <class Busy> bool spinWhile(Busy busy) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+  for (int i = 1;; ++i) {
+    if (!busy()) return true;
+#if defined(__x86_64__)
+    _mm_pause();
+#endif
+    if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return false;
+  }
+}
+
+} // namespace
+
 void Barrier::wait() {
   std::unique_lock<std::mutex> lock(m_);
   if (!abort_.empty()) throw runtime_error("{}", abort_);
-  const uint64_t gen = generation_;
+  const uint64_t gen = generation_.load();
   if (++waiting_ == n_) {
     waiting_ = 0;
-    ++generation_;
+    generation_.store(gen + 1);
     cv_.notify_all();
     return;
   }
-  cv_.wait(lock, [&] { return generation_ != gen || !abort_.empty(); });
-  if (generation_ == gen) throw runtime_error("{}", abort_);
+  lock.unlock();
+  spinWhile([&] { return generation_.load(std::memory_order_acquire) == gen && !aborting_.load(); });
+  lock.lock();
+  cv_.wait(lock, [&] { return generation_.load() != gen || !abort_.empty(); });
+  if (generation_.load() == gen) throw runtime_error("{}", abort_);
 }
 
 void Barrier::abort(const std::string &why) {
   std::lock_guard<std::mutex> lock(m_);
   if (abort_.empty()) abort_ = why.empty() ? "a replica failed" : why;
+  aborting_ = true;
   cv_.notify_all();
 }
 
 void Barrier::reset() {
   std::lock_guard<std::mutex> lock(m_);
   abort_.clear();
+  aborting_ = false;
   waiting_ = 0;
   ++generation_;
 }
@@ -70,9 +100,33 @@ template <class T> struct Reducer {
   }
 };
 
+// The float sum (mean) of reduceInto, vectorised: the same operations in the same order.
+void sumFloat(const std::vector<const char *> &src, int64_t offset, int64_t n, float *out, bool mean) {
+  const auto G = static_cast<float>(src.size());
+  popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
+    const float *a = reinterpret_cast<const float *>(src[0]) + offset;
+    if (src.size() == 2) {  // the common case in one pass
+      const float *c = reinterpret_cast<const float *>(src[1]) + offset;
+#pragma omp simd
+      for (int64_t i = b; i < e; ++i) {
+        const float acc = a[i] + c[i];
+        out[i] = mean ? acc / G : acc;
+      }
+      return;
+    }
+    for (int64_t i = b; i < e; ++i) {
+      float acc = a[i];
+      for (size_t m = 1; m < src.size(); ++m) acc += reinterpret_cast<const float *>(src[m])[offset + i];
+      out[i] = mean ? acc / G : acc;
+    }
+  }, cpu::kMemoryBoundGrain);
+}
+
 // out[i] = op over members m of src[m][offset + i], in member order.
 void reduceInto(CollectiveOp op, DataType type, const std::vector<const char *> &src, int64_t offsetElems,
                 int64_t n, void *out) {
+  if (type == DataType::FLOAT && (op == CollectiveOp::Add || op == CollectiveOp::Mean))
+    return sumFloat(src, offsetElems, n, static_cast<float *>(out), op == CollectiveOp::Mean);
   auto run = [&](auto tag) {
     using T = decltype(tag);
     using C = cpu::compute_t<T>;
@@ -180,6 +234,21 @@ void Communicator::allReduce(int64_t local, const ReplicaGrouping &g, Collective
   release(local);
 }
 
+void Communicator::allReduceSlice(int64_t local, CollectiveOp op, const void *in, void *out, DataType type,
+                                  int64_t n) {
+  if (global_ != local_) throw internal_error("allReduceSlice: {} of {} replicas run in this process", local_, global_);
+  const int64_t elem = TensorInfo(type, {}).nbytes();
+  const auto &all = exchange(local, in, n * elem);
+  const Slice s = replicaSlice(n, elem, local, local_);
+  try {
+    if (s.count > 0) reduceInto(op, type, all, s.begin, s.count, static_cast<char *>(out) + s.begin * elem);
+  } catch (...) {
+    release(local);
+    throw;
+  }
+  release(local);
+}
+
 void Communicator::allGather(int64_t local, const ReplicaGrouping &g, const void *in, void *out, int64_t bytes) {
   checkGrouping(g);
   const auto &all = exchange(local, in, bytes);
@@ -216,7 +285,9 @@ void Communicator::broadcast(int64_t local, const ReplicaGrouping &g, int64_t ro
   auto &members = work_[static_cast<size_t>(local)].members;
   const int64_t index = groupOf(g, offset_ + local, all, members);
   // Only the root's buffer is read, and the root does not write.
-  if (index != root) std::memcpy(data, members[static_cast<size_t>(root)], static_cast<size_t>(bytes));
+  // Local replicas may share a buffer (shared_update.hpp): nothing to copy then.
+  if (index != root && data != members[static_cast<size_t>(root)])
+    std::memcpy(data, members[static_cast<size_t>(root)], static_cast<size_t>(bytes));
   release(local);
 }
 

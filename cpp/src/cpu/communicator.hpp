@@ -12,6 +12,7 @@
 #include "popart/replicagrouping.hpp"
 #include "process_group.hpp"
 #include "popart/tensorinfo.hpp"
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <cstdint>
@@ -27,7 +28,9 @@ enum class CollectiveOp { Add = 0, Mean, Mul, Min, Max, LogicalAnd, LogicalOr, S
 std::string toString(CollectiveOp op);
 
 /// A reusable barrier for n threads that can be aborted: waiting threads (and
-/// later arrivals) then throw a runtime_error with the abort reason.
+/// later arrivals) then throw a runtime_error with the abort reason. A thread
+/// that arrives early spins briefly (the replicas usually arrive within
+/// microseconds of each other) before it sleeps.
 class Barrier {
 public:
   explicit Barrier(int64_t n) : n_(n) {}
@@ -40,7 +43,8 @@ private:
   mutable std::mutex m_;
   std::condition_variable cv_;
   int64_t n_, waiting_ = 0;
-  uint64_t generation_ = 0;
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> aborting_{false};
   std::string abort_;
 };
 
@@ -55,6 +59,11 @@ public:
   /// out = op over the group of in (n elements of `type`); out may be in.
   void allReduce(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out, DataType type,
                  int64_t n);
+  /// Local replicas sharing a weight (shared_update.hpp): the elements of this
+  /// replica's slice (replicaSlice) of out := op over every replica's in, in
+  /// replica order; out's other elements are left as they are. One group of all
+  /// replicas, all in this process; out may be in.
+  void allReduceSlice(int64_t local, CollectiveOp op, const void *in, void *out, DataType type, int64_t n);
   /// out = the group's inputs of `bytes` bytes each, concatenated in group order.
   void allGather(int64_t local, const ReplicaGrouping &g, const void *in, void *out, int64_t bytes);
   /// in holds groupSize shards of n elements; out = op over the group of this replica's shard.

@@ -4,6 +4,7 @@
 #include "kernels/dispatch.hpp"
 #include "kernels/random_bits.hpp"
 #include "memory_plan.hpp"
+#include "shared_update.hpp"
 #include "ops/host_io.hpp"
 #include "popart/dataflow.hpp"
 #include "popart/error.hpp"
@@ -87,6 +88,8 @@ Devicex::Devicex(Ir &ir, const Devicex &weights)
     : ir_(ir), replica_(weights.replica_), comm_(weights.comm_), weightsFrom_(&weights),
       autoStages_(weights.autoStages_), rng_(ir.randomState()) {}
 
+bool Devicex::slicedUpdate(const Op *op) const { return shared_ && shared_->ops.count(op); }
+
 Communicator &Devicex::communicator() const {
   if (!comm_) throw internal_error("replica {} has no communicator (it was not created by an Executor)", replica_);
   return *comm_;
@@ -126,6 +129,10 @@ void Devicex::allocatePersistent(const Tensor *t) {
     if (it == weightsFrom_->buffers_.end())
       throw internal_error("pipelining instance: tensor '{}' has no buffer in the first instance", t->id);
     buffers_[t] = it->second;
+    return;
+  }
+  if (sharedOwner_ && shared_->tensors.count(t)) {  // a weight every local replica updates a slice of
+    buffers_[t] = sharedOwner_->view(t).raw();
     return;
   }
   blocks_.push_back(std::make_unique<Block>(t->info.nbytes()));

@@ -42,6 +42,7 @@ struct OpStats {
 };
 
 class Communicator;
+struct SharedUpdates;
 
 class Devicex {
 public:
@@ -91,6 +92,15 @@ public:
     int64_t ops = 0;
   };
   const std::vector<Segment> &segments() const { return segments_; }
+  /// Local replicas sharing their trained weights (shared_update.hpp): the
+  /// buffers of plan.tensors are `owner`'s (the first replica, prepared first;
+  /// null for the first replica itself). Set before prepare().
+  void shareUpdates(const SharedUpdates *plan, const Devicex *owner) {
+    shared_ = plan;
+    sharedOwner_ = owner;
+  }
+  /// The op reduces or updates only this replica's slice of a shared weight.
+  bool slicedUpdate(const Op *op) const;
   /// Stages chosen by the executor (VirtualGraphMode::Auto), used where ops
   /// have neither pipelineStage nor virtualGraph. Set before prepare().
   void setAutoStages(std::unordered_map<const Op *, int64_t> stages) { autoStages_ = std::move(stages); }
@@ -195,6 +205,8 @@ private:
   int64_t replica_ = 0;  // local replica of this instance
   Communicator *comm_ = nullptr;
   const Devicex *weightsFrom_ = nullptr;
+  const SharedUpdates *shared_ = nullptr;
+  const Devicex *sharedOwner_ = nullptr;
   std::vector<Segment> segments_;
   std::unordered_map<const Op *, int64_t> autoStages_;
   Ir::RandomState rng_;

@@ -11,6 +11,7 @@
 #include "pipeline_runner.hpp"
 #include "replica_host_io.hpp"
 #include "replica_threads.hpp"
+#include "shared_update.hpp"
 #include "staged_stepio.hpp"
 #include <set>
 #include <algorithm>
@@ -222,6 +223,11 @@ void Executor::prepare() {
       sequential_ = true;
     }
     threads_ = std::make_unique<ReplicaThreads>(R, std::max(1, omp_get_max_threads() / static_cast<int>(R)));
+    if (!sequential_ && dynamic_cast<LocalCommunicator *>(comm_.get())) {  // replicas at once, all in this process
+      shared_ = std::make_unique<SharedUpdates>(planSharedUpdates(ir_, R));
+      for (int64_t r = 0; r < R; ++r)  // replica 0 owns the shared buffers (prepared first)
+        replicas_[static_cast<size_t>(r)]->shareUpdates(shared_.get(), r == 0 ? nullptr : replicas_.front().get());
+    }
     threads_->runEach([&](int64_t r) { replicas_[static_cast<size_t>(r)]->prepare(); });
   } else {
     replicas_.front()->prepare();
@@ -259,8 +265,12 @@ void Executor::prepare() {
     if (freed) logging::devicex::info("{} bytes of weights kept only in the kernels' layouts", freed);
   }
   prepared_ = true;
-  logging::devicex::info("{} local replica(s), {} thread(s) each{}", R, threadsPerReplica(),
-                         sequential_ ? ", run one after the other (host IO in the program)" : "");
+  logging::devicex::info("{} local replica(s), {} thread(s) each{}{}", R, threadsPerReplica(),
+                         sequential_ ? ", run one after the other (host IO in the program)" : "",
+                         shared_ && !shared_->tensors.empty()
+                             ? ", sharing " + std::to_string(shared_->tensors.size()) +
+                                   " weight and optimizer state tensor(s), each replica updating a slice"
+                             : "");
 }
 
 bool Executor::pipelineApplies(std::string &why) const {
@@ -277,6 +287,13 @@ bool Executor::pipelineApplies(std::string &why) const {
   if (ir_.isTraining() && ir_.getSessionOptions().getAccumulationFactor() < 2)
     return why = "training without gradient accumulation updates the weights after every micro-batch", false;
   return true;
+}
+
+std::pair<int64_t, int64_t> Executor::sharedTensors() const {
+  int64_t bytes = 0;
+  if (shared_)
+    for (const Tensor *t : shared_->tensors) bytes += t->info.nbytes();
+  return {shared_ ? static_cast<int64_t>(shared_->tensors.size()) : 0, bytes};
 }
 
 std::string Executor::pipelineSummary() const {

@@ -16,6 +16,7 @@ class PipelineRunner;
 class StagedStepIO;
 class ProcessGroup;
 class ReplicaHostIO;
+struct SharedUpdates;
 
 class Executor {
 public:
@@ -59,6 +60,9 @@ public:
   int64_t persistentBytes() const { return replicas_.front()->persistentBytes(); }
   int64_t workspaceBytes() const { return replicas_.front()->workspaceBytes(); }
   int threadsPerReplica() const;
+  /// Weight and optimizer-state tensors the local replicas hold in one buffer
+  /// (each replica updating a slice, shared_update.hpp), and their bytes.
+  std::pair<int64_t, int64_t> sharedTensors() const;
   /// Placement for the report: stages, segments, in-flight micro-batches (empty when not pipelined).
   std::string pipelineSummary() const;
   int64_t lastRunTicks() const { return lastRunTicks_; }
@@ -90,6 +94,7 @@ private:
   std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of the replicas
   std::vector<std::unique_ptr<PipelineRunner>> pipelines_;   // one per local replica
   std::vector<std::unique_ptr<StagedStepIO>> staged_;        // the replicas' step IO when several pipelines run
+  std::unique_ptr<SharedUpdates> shared_;  // weights the local replicas share and update a slice each
 
   bool prepared_ = false, sequential_ = false;
   int64_t virtualGraphs_ = 1;

@@ -1,10 +1,11 @@
 #include "replica_threads.hpp"
+#include <chrono>
 #include <omp.h>
 
 namespace popart::popx {
 
 ReplicaThreads::ReplicaThreads(int64_t replicas, int threadsEach)
-    : threadsEach_(threadsEach), generation_(static_cast<size_t>(replicas), 0) {
+    : threadsEach_(threadsEach), generation_(std::make_unique<std::atomic<uint64_t>[]>(static_cast<size_t>(replicas))) {
   for (int64_t r = 0; r < replicas; ++r) threads_.emplace_back([this, r] { work(r); });
 }
 
@@ -20,13 +21,19 @@ ReplicaThreads::~ReplicaThreads() {
 void ReplicaThreads::work(int64_t r) {
   omp_set_num_threads(threadsEach_);  // this thread's OpenMP teams (and oneDNN's)
   uint64_t seen = 0;
+  auto &generation = generation_[static_cast<size_t>(r)];
   for (;;) {
     const Task *task;
+    // Poll for ~100 us, yielding the core (the calling thread prepares the next task meanwhile).
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    while (generation.load(std::memory_order_acquire) == seen && !stop_.load() &&
+           std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
     {
       std::unique_lock<std::mutex> lock(m_);
-      wake_.wait(lock, [&] { return stop_ || generation_[static_cast<size_t>(r)] != seen; });
+      wake_.wait(lock, [&] { return stop_ || generation.load() != seen; });
       if (stop_) return;
-      seen = generation_[static_cast<size_t>(r)];
+      seen = generation.load();
       task = task_;
     }
     std::exception_ptr err;

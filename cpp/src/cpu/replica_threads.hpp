@@ -2,7 +2,9 @@
 // (its share of the host's cores), kept for the session's lifetime so that
 // per-thread state (OpenMP teams, oneDNN streams and scratch) is reused.
 #pragma once
+#include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -38,9 +40,12 @@ private:
   int threadsEach_;
   std::mutex m_;
   std::condition_variable wake_, done_;
-  std::vector<uint64_t> generation_;  // per worker: bumped to start its task
+  // Per worker: bumped (under m_) to start its task; a worker that finished
+  // polls its counter briefly before it sleeps (the next micro-batch's task
+  // follows within microseconds).
+  std::unique_ptr<std::atomic<uint64_t>[]> generation_;
   int64_t pending_ = 0;
-  bool stop_ = false;
+  std::atomic<bool> stop_{false};
   const Task *task_ = nullptr;
   const std::function<void(int64_t, const std::string &)> *onFailure_ = nullptr;
   std::exception_ptr firstError_;

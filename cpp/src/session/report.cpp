@@ -65,6 +65,13 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   std::snprintf(line, sizeof(line), "replicas: %lld in this process, %d thread(s) each (memory above is per replica)\n",
                 static_cast<long long>(devicex_->localReplicas()), devicex_->threadsPerReplica());
   os << line;
+  if (const auto [tensors, bytes] = devicex_->sharedTensors(); tensors > 0) {
+    std::snprintf(line, sizeof(line),
+                  "shared by the replicas: %lld weight and optimizer state tensor(s), %.3f MB held once, each "
+                  "replica updating a slice\n",
+                  static_cast<long long>(tensors), bytes / 1e6);
+    os << line;
+  }
   int64_t stateBytes = 0, stateTensors = 0;  // on each replica: a sharded state holds its shard only
   for (const Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Variable))
     if (isOptimizerStateId(t->id)) {

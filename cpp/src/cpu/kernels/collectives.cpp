@@ -47,6 +47,10 @@ public:
     if (grad && kind == Kind::ReduceScatter) cop = CollectiveOp::Add;  // the gradient of an all-gather
     switch (kind) {
     case Kind::AllReduce:
+      if (!grad && dv_p->slicedUpdate(op_p)) {  // a shared weight's gradient: this replica's slice only
+        prog.add([=] { comm->allReduceSlice(r, cop, x.raw(), y.raw(), type, x.nelms()); });
+        break;
+      }
       if (!grad && collectives::hostAllReduce(op)) {
         prog.add([=] {
           comm->allReduce(r, group, cop, x.raw(), y.raw(), type, x.nelms());

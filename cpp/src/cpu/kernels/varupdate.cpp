@@ -4,6 +4,7 @@
 #include "dispatch.hpp"
 #include "cpu/communicator.hpp"
 #include "cpu/devicex.hpp"
+#include "cpu/shared_update.hpp"
 #include "popart/cpu/kernel.hpp"
 #include <algorithm>
 #include <cstring>
@@ -31,6 +32,7 @@ public:
     VarUpdateFn fn = it->second;
     const int64_t shards = op_p->attr<Attributes::Int>("stateShards", 1);
     if (shards > 1) return growSharded(prog, args, fn, zero, shards);
+    if (dv_p->slicedUpdate(op_p)) return growSliced(prog, args, fn, zero);
     prog.add([args, fn, zero] {
       fn(args);
       if (zero) std::memset(args.g.raw(), 0, static_cast<size_t>(args.g.nbytes()));
@@ -38,6 +40,31 @@ public:
   }
 
 private:
+  // A weight the local replicas share (cpu/shared_update.hpp): this replica
+  // updates its slice of the weight and of the elementwise state (shaped as the
+  // weight, shared too) from its slice of the reduced gradient; scalar state
+  // (Adam's step) is the replica's own. The executor's hand-off after the step
+  // makes the whole weight visible to every replica.
+  void growSliced(popx::Sequence &prog, VarUpdateArgs args, VarUpdateFn fn, bool zero) const {
+    const popx::TensorView g = args.g;
+    const int64_t n = args.w.nelms(), elem = TensorInfo(args.w.dtype(), {}).nbytes();
+    const popx::Slice s = popx::replicaSlice(n, elem, dv_p->localReplica(), dv_p->communicator().localReplicas());
+    auto part = [&](const popx::TensorView &t) {
+      const int64_t e = TensorInfo(t.dtype(), {}).nbytes();
+      return popx::TensorView(static_cast<char *>(t.raw()) + s.begin * e, TensorInfo(t.dtype(), {s.count}));
+    };
+    const Shape shape = args.w.info().shape();
+    for (auto &st : args.state)
+      if (st.nelms() == n && st.info().shape() == shape) st = part(st);
+    args.w = part(args.w);
+    args.g = part(args.g);
+    const bool any = s.count > 0;
+    prog.add([=] {
+      if (any) fn(args);
+      if (zero) std::memset(g.raw(), 0, static_cast<size_t>(g.nbytes()));  // the replica's own accumulator
+    });
+  }
+
   // Replicated tensor sharding of the optimizer state: this replica's state
   // holds elements [k s, k s + s) of the weight (s = ceil(n / shards), k its
   // global replica); it updates that part of the weight, and the replicas

@@ -1,0 +1,103 @@
+#include "shared_update.hpp"
+#include "ops/collectives.hpp"
+#include "popart/adam.hpp"
+#include "popart/dataflow.hpp"
+#include "popart/graph.hpp"
+#include "popart/ir.hpp"
+#include "popart/tensor.hpp"
+#include "popart/variablesettings.hpp"
+#include <algorithm>
+#include <unordered_map>
+
+namespace popart::popx {
+namespace {
+
+// Where an op runs in a step of the main graph: the accumulation cycle's outer
+// fragment runs after the inner ops (its own hand-off), else schedule order.
+using Place = std::pair<int, size_t>;
+
+// Every op reading t or a view of t (through aliasing outputs), with the input index.
+void readers(const Tensor *t, std::vector<std::pair<Op *, InIndex>> &out) {
+  for (Op *c : t->consumers.getOps())
+    for (InIndex i : c->input->indices(const_cast<Tensor *>(t))) {
+      out.emplace_back(c, i);
+      for (const auto &[o, view] : c->output->tensorMap())
+        if (c->aliases(i, o)) readers(view, out);
+    }
+}
+
+// The gradient reduction feeding var update u when it reduces over all
+// `replicas` replicas by Add or Mean, read by u only; else null.
+const Op *sliceableReduction(const Ir &ir, const Op &u, int64_t replicas) {
+  const Tensor *g = u.inTensor(1);
+  if (!g->hasProducer() || g->consumers.getOps().size() != 1 || ir.getDataFlow().isAnchored(g->id)) return nullptr;
+  const Op *r = g->getProducer();
+  if (r->opid.domain != "ai.graphcore" ||
+      (r->opid.type != "ReplicatedAllReduce" && r->opid.type != "ReplicatedAllReduceInplace"))
+    return nullptr;
+  const int64_t op = collectives::collectiveOperator(*r);
+  if ((op != 0 && op != 1) || collectives::hostAllReduce(*r) || collectives::groupSize(*r) != replicas) return nullptr;
+  return r;
+}
+
+bool sliceableUpdate(const Op &u) {
+  if (u.attr<Attributes::Int>("stateShards", 1) > 1 || u.attr<Attributes::Int>("clipNorm", 0) != 0) return false;
+  const auto mode = u.attr<Attributes::Int>("mode", -1);
+  return !(u.attr<Attributes::String>("algorithm") == "Adam" &&
+           (mode == static_cast<int64_t>(AdamMode::Lamb) || mode == static_cast<int64_t>(AdamMode::LambNoBias)));
+}
+
+} // namespace
+
+SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements) {
+  SharedUpdates plan;
+  if (!ir.isTraining() || replicas < 2) return plan;
+  const Graph &main = ir.getMainGraph();
+  std::unordered_map<const Op *, Place> place;
+  const auto schedule = main.getOpSchedule();
+  for (size_t i = 0; i < schedule.size(); ++i)
+    place[schedule[i]] = {schedule[i]->settings.executionContext == ExecutionContext::AccumulateOuterFragment, i};
+  const auto grouped = nonDefaultVariableSettings(ir);
+  for (const Op *u : schedule) {
+    if (u->opid.type != "OptimizerVarUpdate" || !sliceableUpdate(*u)) continue;
+    const Tensor *w = u->inTensor(0);
+    const bool updatedRead = !u->output->tensorMap().empty() && !u->outTensor(0)->consumers.getOps().empty();
+    if (w->tensorType() != TensorType::Variable || w->info.nelms() < minElements || grouped.count(w->id) || updatedRead)
+      continue;
+    const Op *r = sliceableReduction(ir, *u, replicas);
+    if (!r) continue;
+    // Every other reader of w has run on every replica when the reduction's exchange is over.
+    std::vector<std::pair<Op *, InIndex>> reads;
+    readers(w, reads);
+    const bool early = std::all_of(reads.begin(), reads.end(), [&](const auto &read) {
+      const Op *c = read.first;
+      if (c == u) return true;
+      auto at = place.find(c);
+      return at != place.end() && !c->modifies(read.second) && at->second < place.at(r);
+    });
+    if (!early) continue;
+    // Elementwise state (shaped as w) is read by the update only; scalar state stays per replica.
+    std::vector<const Tensor *> state;
+    bool ok = true;
+    for (const auto &[i, t] : u->input->tensorMap()) {
+      if (i < 3 || t->info.nelms() != w->info.nelms() || t->info.shape() != w->info.shape()) continue;
+      ok = ok && t->tensorType() == TensorType::Variable && t->consumers.getOps().size() == 1 && !grouped.count(t->id);
+      state.push_back(t);
+    }
+    if (!ok) continue;
+    plan.ops.insert(u);
+    plan.ops.insert(r);
+    plan.tensors.insert(w);
+    plan.tensors.insert(state.begin(), state.end());
+  }
+  return plan;
+}
+
+Slice replicaSlice(int64_t n, int64_t elemBytes, int64_t part, int64_t parts) {
+  const int64_t line = std::max<int64_t>(1, 64 / std::max<int64_t>(elemBytes, 1));
+  auto bound = [&](int64_t k) { return k >= parts ? n : std::min(n, n * k / parts / line * line); };
+  const int64_t begin = bound(part);
+  return {begin, bound(part + 1) - begin};
+}
+
+} // namespace popart::popx

@@ -1,0 +1,77 @@
+"""Local replicas share the buffers of their larger trained weights and
+optimizer state, and each reduces and updates one slice of them
+(cpu/shared_update.hpp): the weights are those of one replica on the
+replicas-times larger batch, and the report shows what the replicas share."""
+import re
+
+import numpy as np
+import pytest
+
+import popart
+from replication._replica_models import make_data, max_rel_diff, merged, session
+
+BATCH, STEPS, HID = 4, 3, 1024  # W1 [6, 1024] and W2 [1024, 4] are shared (>= 4096 elements), B1 [1024] is not
+
+
+def weights(seed=0):
+    rng = np.random.RandomState(seed)
+    return {"W1": rng.standard_normal((6, HID)).astype(np.float32) * 0.5, "B1": np.zeros(HID, np.float32),
+            "W2": rng.standard_normal((HID, 4)).astype(np.float32) * 0.05}
+
+
+def train(s, data, micro, replicas):
+    from replication._replica_models import feed
+    anchors = s.initAnchorArrays()
+    for d in data:
+        s.run(popart.PyStepIO(feed(d, micro, replicas), anchors))
+    s.weightsToHost()
+    out = {k: np.zeros(v.shape, np.float32) for k, v in weights().items()}
+    s.readWeights(popart.PyWeightsIO(out))
+    return out
+
+
+def shared_line(s):
+    m = re.search(r"shared by the replicas: (\d+) weight and optimizer state tensor\(s\), ([\d.]+) MB",
+                  s.getSummaryReport())
+    return (int(m.group(1)), float(m.group(2))) if m else None
+
+
+@pytest.mark.parametrize("opt,states", [("sgd", 1), ("adam", 2)])
+@pytest.mark.parametrize("micro", [1, 3])
+@pytest.mark.parametrize("replicas", [2, 4])
+def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, micro, replicas):
+    data = make_data(STEPS, micro, replicas, BATCH)
+    s = session(BATCH, micro, replicas, opt, weights=weights())
+    # W1 and W2 with their elementwise state (SGD: velocity; Adam: m, v; not Adam's step count).
+    assert shared_line(s) == (2 * (1 + states), pytest.approx((1 + states) * (6 + 4) * HID * 4 / 1e6, abs=1e-3))
+    got = train(s, data, micro, replicas)
+    # Bit-identical to replicas with a copy each (a fused all-reduce is not sliced) ...
+    copies = session(BATCH, micro, replicas, opt, weights=weights(), merge_allreduce=True)
+    assert shared_line(copies) is None
+    unshared = train(copies, data, micro, replicas)
+    for k in got:
+        np.testing.assert_array_equal(got[k], unshared[k])
+    # ... and one replica on the larger batch up to summation order (which Adam's
+    # normalisation amplifies where a gradient is near 0).
+    want = train(session(replicas * BATCH, micro, 1, opt, weights=weights()), merged(data, replicas), micro, 1)
+    assert max_rel_diff(got, want) <= (1e-6 if opt == "sgd" else 1e-5)
+    start = train(session(BATCH, micro, 1, opt, weights=weights()), [], micro, 1)
+    assert max_rel_diff(got, start) > 1e-3  # the weights did train
+
+
+def test_small_weights_and_merged_reductions_keep_a_copy_per_replica():
+    # The replication tests' small MLP: every weight is below the threshold.
+    assert shared_line(session(BATCH, 1, 2, "sgd")) is None
+    assert shared_line(session(BATCH, 1, 1, "sgd", weights=weights())) is None
+
+
+def test_shared_weights_read_write_and_broadcast():
+    s = session(BATCH, 1, 2, "sgd", weights=weights())
+    new = {k: v + 1 for k, v in weights().items()}
+    s.writeWeights(popart.PyWeightsIO(new))
+    s.weightsFromHost()
+    s.broadcastWeights(0)  # process 0 (its first replica): the shared buffers are their own source
+    data = make_data(1, 1, 2, BATCH)
+    got = train(s, data, 1, 2)
+    want = train(session(2 * BATCH, 1, 1, "sgd", weights=new), merged(data, 2), 1, 1)
+    assert max_rel_diff(got, want) <= 1e-6
