@@ -83,6 +83,12 @@ def _abort_on_uncaught_exception(comm):
 
 def _all_gather(comm, MPI, limit: float, send, recv, what: str) -> None:
     request = comm.Iallgather([send, MPI.BYTE], [recv, MPI.BYTE])
+    # MPI progresses the transfer inside Test(): poll without sleeping for the
+    # first ~2 ms (the other processes usually arrive within them), then back off.
+    spin_until = time.monotonic() + 0.002
+    while time.monotonic() < spin_until:
+        if request.Test():
+            return
     deadline = time.monotonic() + limit
     pause = 0.0
     while not request.Test():

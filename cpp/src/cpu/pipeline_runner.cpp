@@ -1,8 +1,19 @@
 #include "pipeline_runner.hpp"
+#include <chrono>
 #include <map>
 #include <omp.h>
 
 namespace popart::popx {
+namespace {
+
+// Polls idle() for ~50 us, yielding the core, before the caller sleeps: a
+// hand-off between stages then usually costs no sleep and wake-up.
+template <class Idle> void pollWhile(Idle idle) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+  while (idle() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+}
+
+} // namespace
 
 PipelineRunner::PipelineRunner(std::vector<Devicex *> instances, int threadsPerStage)
     : instances_(std::move(instances)), threadsPerStage_(threadsPerStage) {
@@ -27,31 +38,38 @@ PipelineRunner::~PipelineRunner() {
 void PipelineRunner::push(const Task &t) {
   auto &q = stageQueues_[stageOfSegment_[t.segment]];
   q.tasks.push_back(t);
+  q.queued.fetch_add(1);
   q.cv.notify_one();
 }
 
 void PipelineRunner::work(size_t stage) {
-  omp_set_num_threads(threadsPerStage_);
+  const int all = threadsPerStage_ * static_cast<int>(stageQueues_.size());
   auto &q = stageQueues_[stage];
   for (;;) {
     Task t;
     bool failed;
+    pollWhile([&] { return q.queued.load(std::memory_order_acquire) == 0; });
     {
       std::unique_lock<std::mutex> lock(m_);
       q.cv.wait(lock, [&] { return stop_ || !q.tasks.empty(); });
       if (stop_) return;
       t = q.tasks.front();
       q.tasks.pop_front();
+      q.queued.fetch_sub(1);
       failed = error_ != nullptr;
     }
     Devicex &d = *instances_[static_cast<size_t>(t.microBatch) % instances_.size()];
     std::exception_ptr err;
     if (!failed) {  // after an error, in-flight micro-batches only finish
+      // All threads while no other stage works, else this stage's share.
+      const int others = busy_.fetch_add(1);
+      omp_set_num_threads(others == 0 ? all : threadsPerStage_);
       try {
         d.segments()[t.segment].prog.run();
       } catch (...) {
         err = std::current_exception();
       }
+      busy_.fetch_sub(1);
     }
     std::lock_guard<std::mutex> lock(m_);
     if (err && !error_) error_ = err;
@@ -59,6 +77,7 @@ void PipelineRunner::work(size_t stage) {
       push({t.segment + 1, t.microBatch});
     } else {
       finished_[static_cast<size_t>(t.microBatch)] = 1;
+      finishes_.fetch_add(1);
       finishedCv_.notify_all();
     }
   }
@@ -70,6 +89,7 @@ void PipelineRunner::run(int64_t count, const MicroBatchFn &begin, const MicroBa
   {
     std::lock_guard<std::mutex> lock(m_);
     finished_.assign(static_cast<size_t>(count), 0);
+    finishes_ = 0;
     error_ = nullptr;
   }
   int64_t next = 0, done = 0;
@@ -86,12 +106,14 @@ void PipelineRunner::run(int64_t count, const MicroBatchFn &begin, const MicroBa
       std::lock_guard<std::mutex> lock(m_);
       if (stageOfSegment_.empty()) {
         finished_[static_cast<size_t>(next)] = 1;
+        finishes_.fetch_add(1);
       } else {
         push({0, next});
       }
       ++next;
     }
     if (done == next) break;
+    pollWhile([&] { return finishes_.load(std::memory_order_acquire) <= done; });
     {
       std::unique_lock<std::mutex> lock(m_);
       finishedCv_.wait(lock, [&] { return finished_[static_cast<size_t>(done)] != 0; });

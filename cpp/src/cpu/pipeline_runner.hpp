@@ -5,8 +5,12 @@
 // micro-batches are in flight (the bounded queues between the stages). Every
 // stage takes its work in micro-batch order, so gradient accumulation sums in
 // the same order as without pipelining: the results are identical.
+// Stages rarely cost the same, so the cores follow the work: a stage that
+// starts a segment while the other stages are idle runs it on all of the
+// pipeline's threads, else on its share (threadsPerStage).
 #pragma once
 #include "devicex.hpp"
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -42,6 +46,7 @@ private:
   struct StageQueue {
     std::deque<Task> tasks;
     std::condition_variable cv;
+    std::atomic<int64_t> queued{0};  // tasks.size(), polled without the lock
   };
   void work(size_t stage);
   void push(const Task &t);  // caller holds m_
@@ -51,9 +56,11 @@ private:
   std::vector<StageQueue> stageQueues_;
   std::vector<std::thread> threads_;
   int threadsPerStage_;
+  std::atomic<int> busy_{0};  // stages running a segment
   std::mutex m_;
   std::condition_variable finishedCv_;
   std::vector<char> finished_;
+  std::atomic<int64_t> finishes_{0};  // micro-batches finished in this run, polled without the lock
   std::exception_ptr error_;
   bool stop_ = false;
 };
