@@ -5,16 +5,24 @@ Configurations (the same global batch per step, SGD with momentum):
   1r x 2t      one replica, OMP_NUM_THREADS=2                    (the baseline)
   2r x 1t      two local replicas (replica threads), 1 thread each
   2p x 1t      two MPI processes (mpiexec -n 2), one replica each, 1 thread each
-  pipe 2s      a 2-stage pipeline (enablePipelining, 2 virtual graphs), 1 thread per stage;
-               gradient accumulation of 4 micro-batches of a quarter of the batch (the
-               pipeline needs micro-batches in flight), so the same samples per step
+  pipe 2s      a 2-stage pipeline (enablePipelining, 2 virtual graphs), 2 threads between
+               the stages (a stage running alone uses both); gradient accumulation of 4
+               micro-batches of a quarter of the batch (the pipeline needs micro-batches in
+               flight), so the same samples per step
+
+With --accumulation A (the configuration pipelined or data-parallel training
+would use on this machine: full micro-batches, several per weight update) every
+configuration, the baseline included, accumulates the gradients of A
+micro-batches of the global batch (per replica: its share) before each update,
+and the pipeline runs A micro-batches of the whole batch. The default
+(--accumulation 0) is the configuration above.
 
 Models: mlp (784-1024-1024-10) and cnn (two 3x3 convolutions + pooling + dense
 on 1x28x28). Each configuration runs in its own process(es); the figure is the
 median samples/s over the timed steps (batchesPerStep micro-batches each).
 The machine may be shared: the load average is printed with the results.
 
-    python benchmarks/bench_replication.py [--models mlp,cnn] [--steps N] [--batch B]
+    python benchmarks/bench_replication.py [--models mlp,cnn] [--steps N] [--batch B] [--accumulation A]
 """
 import argparse
 import json
@@ -73,7 +81,7 @@ def build(model, batch, pipelined=False):
     return b, x, label, loss, h
 
 
-def worker(model, config, batch, steps):
+def worker(model, config, batch, steps, accumulation=0):
     """Runs in the configuration's process: prints {"samples_per_s": ...} on rank 0."""
     import numpy as np
     import popart
@@ -81,16 +89,17 @@ def worker(model, config, batch, steps):
     nproc = 2 if config == "2p" else 1
     micro_batch = batch // (local * nproc)
     pipe = config == "pipe"
-    b, x, label, loss, h = build(model, micro_batch // 4 if pipe else micro_batch, pipelined=pipe)
-    if pipe:  # the same samples per step: 4 micro-batches of a quarter
-        micro_batch //= 4
+    split = 4 if pipe and not accumulation else 1  # default: 4 micro-batches of a quarter in the pipeline
+    micro_batch //= split
+    b, x, label, loss, h = build(model, micro_batch, pipelined=pipe)
     opts = popart.SessionOptions()
     opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
-    if config == "pipe":
+    if pipe:
         opts.enablePipelining = True
         opts.virtualGraphMode = popart.VirtualGraphMode.Manual
+    if accumulation > 1 or split > 1:
         opts.enableGradientAccumulation = True
-        opts.accumulationFactor = 4
+        opts.accumulationFactor = max(accumulation, split)
     if local > 1:
         opts.enableReplicatedGraphs = True
         opts.replicatedGraphCount = local
@@ -127,9 +136,10 @@ def worker(model, config, batch, steps):
         print(json.dumps({"samples_per_s": samples / sorted(times)[len(times) // 2]}), flush=True)
 
 
-def launch(model, config, batch, steps):
+def launch(model, config, batch, steps, accumulation=0):
     env = dict(os.environ, OMP_NUM_THREADS="2" if config in ("1r", "2r", "pipe") else "1")
-    args = [sys.executable, os.path.abspath(__file__), "--worker", model, config, str(batch), str(steps)]
+    args = [sys.executable, os.path.abspath(__file__), "--worker", model, config, str(batch), str(steps),
+            str(accumulation)]
     if config == "2p":
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
         args = [os.path.join(os.path.dirname(sys.executable), "mpiexec"), "--oversubscribe", "-n", "2"] + args
@@ -142,20 +152,23 @@ def launch(model, config, batch, steps):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--worker":
-        worker(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]))
+        worker(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]))
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="mlp,cnn")
     ap.add_argument("--configs", default="1r,2r,2p,pipe")
     ap.add_argument("--steps", type=int, default=10)
     ap.add_argument("--batch", type=int, default=64, help="global batch per micro-batch step")
+    ap.add_argument("--accumulation", type=int, default=0,
+                    help="every configuration accumulates this many micro-batches of the global batch per update "
+                         "(0: the default configuration)")
     a = ap.parse_args()
     names = {"1r": "1r x 2t", "2r": "2r x 1t", "2p": "2p x 1t", "pipe": "pipe 2s"}
-    print(f"load average before: {os.getloadavg()}")
+    print(f"load average before: {os.getloadavg()}; batch {a.batch}, accumulation {a.accumulation or 'default'}")
     for model in a.models.split(","):
         base = None
         for config in a.configs.split(","):
-            r = launch(model, config, a.batch, a.steps)
+            r = launch(model, config, a.batch, a.steps, a.accumulation)
             if isinstance(r, float):
                 base = r if config == "1r" else base
                 rel = f"  {r / base:.2f}x of 1r x 2t" if base and config != "1r" else ""
