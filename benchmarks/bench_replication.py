@@ -15,7 +15,9 @@ would use on this machine: full micro-batches, several per weight update) every
 configuration, the baseline included, accumulates the gradients of A
 micro-batches of the global batch (per replica: its share) before each update,
 and the pipeline runs A micro-batches of the whole batch. The default
-(--accumulation 0) is the configuration above.
+(--accumulation 0) is the configuration above; --batch 256 (128 samples per
+replica) is closer to what data-parallel training of the MLP would use (the
+README has both sets of figures).
 
 Models: mlp (784-1024-1024-10) and cnn (two 3x3 convolutions + pooling + dense
 on 1x28x28). Each configuration runs in its own process(es); the figure is the
