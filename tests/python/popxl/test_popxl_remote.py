@@ -288,8 +288,8 @@ def test_sharding_arguments_are_checked():
         buf = popxl.remote_buffer((3,), popxl.float32)
         with pytest.raises(ValueError, match=r"split into 4 shards of \(2,\) does not fit the slots"):
             popxl.remote_replica_sharded_variable(np.zeros(6, np.float32), buf)
-        with pytest.raises(ValueError, match="'all_replicas' is not available for remote"):
-            popxl.replica_sharded_variable(np.zeros(8, np.float32), retrieval_mode="all_replicas")
+        with pytest.raises(ValueError, match="'v': retrieval_mode 'all' is not 'one_per_group' or 'all_replicas'"):
+            popxl.replica_sharded_variable(np.zeros(8, np.float32), name="v", retrieval_mode="all")
         with pytest.raises(ValueError, match="the replica grouping is for 2 replicas, the Ir has 4"):
             popxl.replica_sharded_variable(np.zeros(8, np.float32),
                                            replica_grouping=popxl.Ir(replication=2).replica_grouping())
@@ -422,3 +422,36 @@ def test_sharding_divides_each_replicas_weight_memory():
     np.testing.assert_array_equal(full_value, x + 1)
     np.testing.assert_array_equal(shard_value, x + 1)
     assert full_mb >= 0.5 and shard_mb <= full_mb / 3, (full_mb, shard_mb)
+
+
+def test_replica_sharded_variable_holds_one_shard_per_replica():
+    """The variable and the shard replica_sharded_variable returns are one device tensor: a replica's
+    persistent memory is one shard (a quarter of the variable with 4 replicas), as much as a remote
+    replica-sharded variable's, not a shard beside a second copy of it."""
+    x = np.arange(1 << 16, dtype=np.float32)
+    shard_mb = x.nbytes / 4 / 1e6
+
+    def run(build):
+        ir = popxl.Ir(replication=4)
+        with ir.main_graph, popxl.in_sequence():
+            v = build()
+        with popxl.Session(ir, "ipu_model") as s:
+            s.run()
+            return persistent_mb(s), s.get_tensor_data(v)
+
+    def replica_sharded():
+        v, shard = popxl.replica_sharded_variable(x, name="v")
+        ops.var_updates.copy_var_update_(shard, ops.add(shard, popxl.constant(np.float32(1))))
+        return v
+
+    def remote_sharded():
+        buf = popxl.replica_sharded_buffer(x.shape, popxl.float32)
+        v = popxl.remote_replica_sharded_variable(x, buf, 0, name="v")
+        ops.remote_store(buf, 0, ops.add(ops.remote_load(buf, 0), popxl.constant(np.float32(1))))
+        return v
+    mb, value = run(replica_sharded)
+    remote_mb, remote_value = run(remote_sharded)
+    np.testing.assert_array_equal(value, x + 1)
+    np.testing.assert_array_equal(remote_value, x + 1)
+    assert shard_mb <= mb < 1.25 * shard_mb, (mb, shard_mb)
+    assert abs(mb - remote_mb) < 0.01, (mb, remote_mb)
