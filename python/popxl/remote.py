@@ -293,6 +293,8 @@ def _remote(data, remote_buffer: RemoteBuffer, offset: int, dtype, name, downcas
     g = context.get_current_graph()
     g._check_mutable(what)
     ir = g.ir
+    if isinstance(offset, RemoteBuffer) and not isinstance(remote_buffer, RemoteBuffer):
+        remote_buffer, offset = offset, remote_buffer  # (data, offset, remote_buffer): unmistakable by type
     if not isinstance(remote_buffer, RemoteBuffer):
         raise TypeError(f"{what}: expected a popxl.RemoteBuffer, got {type(remote_buffer).__name__}")
     if remote_buffer._ir is not ir:
@@ -344,7 +346,7 @@ def remote_variable(data: _TensorData, remote_buffer: RemoteBuffer, offset: int 
                     name: Optional[str] = None, downcast: bool = True, replica_grouping=None,
                     retrieval_mode: Optional[str] = None) -> Variable:
     """A variable with value `data` kept in entry `offset` of `remote_buffer` (load it with
-    ops.remote_load). With a `replica_grouping` of N > 1 groups, `data` has a leading dimension of N: one
+    ops.remote_load). `remote_buffer` and `offset` given the other way round are taken by their types. With a `replica_grouping` of N > 1 groups, `data` has a leading dimension of N: one
     value per group. With `retrieval_mode` "all_replicas" the host reads (and may write) one value per
     replica, shape (replication_factor, *shape)."""
     return _remote(data, remote_buffer, offset, dtype, name, downcast, replica_grouping, retrieval_mode, False, 1,

@@ -455,3 +455,28 @@ def test_replica_sharded_variable_holds_one_shard_per_replica():
     np.testing.assert_array_equal(remote_value, x + 1)
     assert shard_mb <= mb < 1.25 * shard_mb, (mb, shard_mb)
     assert abs(mb - remote_mb) < 0.01, (mb, remote_mb)
+
+
+def test_buffer_and_offset_in_swapped_positions_are_taken_by_type():
+    """remote_variable / remote_replica_sharded_variable(data, offset, buffer) and remote_store(t, buffer,
+    offset), as the guide's manual-remote-buffer RTS example writes them: a RemoteBuffer cannot be an
+    offset, nor a Tensor a buffer, so the arguments have one meaning."""
+    x = np.arange(6, dtype=np.int32) + 1
+    ir = popxl.Ir(replication=2)
+    with ir.main_graph, popxl.in_sequence():
+        buf = popxl.replica_sharded_buffer((6,), popxl.dtypes.int, entries=2)
+        v = popxl.remote_replica_sharded_variable(x, 1, buf, name="v")
+        plain = popxl.remote_buffer((2,), popxl.int32)
+        w = popxl.remote_variable(np.array([5, 6], np.int32), 0, plain, name="w")
+        shard = ops.remote_load(buf, 1)
+        ops.remote_store(ops.add(shard, popxl.constant(np.int32(10))), buf, 1)
+        ops.remote_store(ops.negate(ops.remote_load(plain, 0)), plain, 0)
+        with pytest.raises(TypeError, match="expected a popxl.RemoteBuffer, got int"):
+            popxl.remote_variable(x, 0, 1)
+        with pytest.raises(TypeError, match="remote_store: expected a popxl.Tensor, got int"):
+            ops.remote_store(buf, shard, 0)  # a Tensor as the offset: not a swap
+    assert popxl.dtypes.int is popxl.int32 and buf.tensor_dtype == popxl.int32
+    with popxl.Session(ir, "ipu_model") as s:
+        s.run()
+        np.testing.assert_array_equal(s.get_tensor_data(v), x + 10)
+        np.testing.assert_array_equal(s.get_tensor_data(w), [-5, -6])
