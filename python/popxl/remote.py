@@ -293,14 +293,15 @@ def _remote(data, remote_buffer: RemoteBuffer, offset: int, dtype, name, downcas
     g = context.get_current_graph()
     g._check_mutable(what)
     ir = g.ir
+    _check_retrieval(retrieval_mode, name, what)
     if isinstance(offset, RemoteBuffer) and not isinstance(remote_buffer, RemoteBuffer):
         remote_buffer, offset = offset, remote_buffer  # (data, offset, remote_buffer): unmistakable by type
+    what = f"{what} '{name}'" if name else what  # errors name the variable
     if not isinstance(remote_buffer, RemoteBuffer):
         raise TypeError(f"{what}: expected a popxl.RemoteBuffer, got {type(remote_buffer).__name__}")
     if remote_buffer._ir is not ir:
         raise ValueError(f"{what}: {remote_buffer.name} belongs to another Ir")
     offset = remote_buffer._check_offset(offset, what)
-    _check_retrieval(retrieval_mode, name, what)
     grouping = _grouping(ir, replica_grouping, what)
     shards = _shard_over(grouping, shard_over, what) if sharded else 1
     host = _host_array(data, dtype, downcast, grouping, what)
@@ -309,7 +310,7 @@ def _remote(data, remote_buffer: RemoteBuffer, offset: int, dtype, name, downcas
     entry = (_shard_elements(int(np.prod(value_shape, dtype=np.int64)), shards),) if sharded else value_shape
     if tuple(entry) != remote_buffer.tensor_shape or _dtype.as_dtype(host.dtype) != dt:
         sharding = f" split into {shards} shards of {entry}" if sharded else ""
-        raise ValueError(f"{what} '{name or 'remote_variable'}': data {_dtype.as_dtype(host.dtype).name} "
+        raise ValueError(f"{what}: data {_dtype.as_dtype(host.dtype).name} "
                          f"{tuple(value_shape)}{sharding} does not fit the slots of {remote_buffer.name} "
                          f"({dt.name} {remote_buffer.tensor_shape})")
     for other in _placements(ir).values():
@@ -389,9 +390,10 @@ def replica_sharded_variable(data: _TensorData, dtype=None, name: Optional[str] 
     g._check_mutable(what)
     ir = g.ir
     _check_retrieval(retrieval_mode, name, what)
-    grouping = _grouping(ir, replica_grouping, what)
-    n = _shard_over(grouping, shard_over, what)
-    host = _host_array(data, dtype, downcast, grouping, what)
+    label = f"{what} '{name}'" if name else what  # errors name the variable
+    grouping = _grouping(ir, replica_grouping, label)
+    n = _shard_over(grouping, shard_over, label)
+    host = _host_array(data, dtype, downcast, grouping, label)
     value_shape = host.shape[1:] if grouping.num_groups > 1 else host.shape
     dt = _dtype.as_dtype(host.dtype)
     buffer = replica_sharded_buffer(value_shape, dt, grouping, n)

@@ -480,3 +480,26 @@ def test_buffer_and_offset_in_swapped_positions_are_taken_by_type():
         s.run()
         np.testing.assert_array_equal(s.get_tensor_data(v), x + 10)
         np.testing.assert_array_equal(s.get_tensor_data(w), [-5, -6])
+
+
+def test_bad_groupings_of_remote_and_sharded_variables_name_the_variable():
+    """A grouping that does not fit the Ir's replicas, a shard_over that does not divide the group, and
+    host data not shaped per group: each error names the variable."""
+    ir = popxl.Ir(replication=4)
+    other = popxl.Ir(replication=2).replica_grouping(group_size=1)
+    with ir.main_graph:
+        buf = popxl.remote_buffer((4,), popxl.float32, entries=2)
+        with pytest.raises(ValueError, match="remote_variable 'v': the replica grouping is for 2 replicas, the Ir "
+                                             "has 4"):
+            popxl.remote_variable(np.zeros((2, 4), np.float32), buf, 0, name="v", replica_grouping=other)
+        with pytest.raises(ValueError, match="remote_replica_sharded_variable 's': shard_over 3 does not divide the "
+                                             "replica group size 4"):
+            popxl.remote_replica_sharded_variable(np.zeros(16, np.float32), buf, 1, name="s", shard_over=3)
+        with pytest.raises(ValueError, match=r"replica_sharded_variable 'r': a variable of 2 replica groups needs host "
+                                             r"data shaped \(groups, ...\)"):
+            popxl.replica_sharded_variable(np.zeros(4, np.float32), name="r",
+                                           replica_grouping=ir.replica_grouping(group_size=2))
+        with pytest.raises(ValueError, match="replica_sharded_variable 'q': the replica grouping is for 2 replicas"):
+            popxl.replica_sharded_variable(np.zeros((2, 4), np.float32), name="q", replica_grouping=other)
+    with pytest.raises(ValueError, match="group_size 3 does not divide the replication factor 4"):
+        ir.replica_grouping(group_size=3)
