@@ -347,9 +347,10 @@ def remote_variable(data: _TensorData, remote_buffer: RemoteBuffer, offset: int 
                     name: Optional[str] = None, downcast: bool = True, replica_grouping=None,
                     retrieval_mode: Optional[str] = None) -> Variable:
     """A variable with value `data` kept in entry `offset` of `remote_buffer` (load it with
-    ops.remote_load). `remote_buffer` and `offset` given the other way round are taken by their types. With a `replica_grouping` of N > 1 groups, `data` has a leading dimension of N: one
-    value per group. With `retrieval_mode` "all_replicas" the host reads (and may write) one value per
-    replica, shape (replication_factor, *shape)."""
+    ops.remote_load). `remote_buffer` and `offset` given the other way round are taken by their types.
+    With a `replica_grouping` of N > 1 groups, `data` has a leading dimension of N: one value per group.
+    With `retrieval_mode` "all_replicas" the host reads (and may write) one value per replica, shape
+    (replication_factor, *shape)."""
     return _remote(data, remote_buffer, offset, dtype, name, downcast, replica_grouping, retrieval_mode, False, 1,
                    "remote_variable")
 
