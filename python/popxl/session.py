@@ -184,7 +184,7 @@ class Session:
 
     def write_variables_data(self, tensor_data: Mapping[Variable, np.ndarray]) -> None:
         """Sets several variables; one host-to-device transfer when attached."""
-        arrays = {}
+        arrays, per_replica_data = {}, set()
         for t, data in tensor_data.items():
             self._own_tensor(t, "write_variables_data")
             if not isinstance(t, Variable):
@@ -197,14 +197,16 @@ class Session:
                 raise ValueError(f"Session.write_variables_data: data for '{t.id}' has shape {arr.shape}, the "
                                  f"variable needs {t.shape_on_host} (its shape on the host){also}")
             arrays[t] = np.asarray(arr.astype(t.dtype.as_numpy(), copy=False), order="C")
-            placement = _remote.placement(self._ir, t.id)
-            if placement is not None and arr.shape == per_replica and arr.shape != t.shape_on_host:
-                placement.check_replicas(arrays[t])
+            if arr.shape != t.shape_on_host:  # one value per replica
+                per_replica_data.add(t)
+                placement = _remote.placement(self._ir, t.id)
+                if placement is not None:
+                    placement.check_replicas(arrays[t])
         if self.is_attached and not self._host_in_sync:
             self.weights_to_host()  # keep the device's newer values of the other variables
         for t, arr in arrays.items():
             placement = _remote.placement(self._ir, t.id)
-            replicas = arr.shape == self._per_replica_shape(t) and arr.shape != t.shape_on_host
+            replicas = t in per_replica_data
             if placement is not None and replicas:
                 placement.set_replicas(arr.copy())
             elif placement is not None:
