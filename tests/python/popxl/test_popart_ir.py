@@ -8,31 +8,29 @@ import popart.ir.ops as ops
 
 
 def build_addition():
+    """x + y over two [2] float32 host streams, stored to a third."""
     ir = pir.Ir()
-    main = ir.main_graph()
-    with main:
-        input0 = pir.h2d_stream([1], pir.float32, name="input0_stream")
-        a = ops.host_load(input0, "a")
-        input1 = pir.h2d_stream([1], pir.float32, name="input1_stream")
-        b = ops.host_load(input1, "b")
-        o = ops.add(a, b)
-        o_d2h = pir.d2h_stream(o.shape, o.dtype, name="output_stream")
-        ops.host_store(o_d2h, o)
-    return ir, input0, input1, o_d2h
+    with ir.main_graph():
+        x_in = pir.h2d_stream([2], pir.float32, name="x_in")
+        y_in = pir.h2d_stream([2], pir.float32, name="y_in")
+        total = ops.add(ops.host_load(x_in, "x"), ops.host_load(y_in, "y"))
+        total_out = pir.d2h_stream(total.shape, total.dtype, name="total_out")
+        ops.host_store(total_out, total)
+    return ir, x_in, y_in, total_out
 
 
 def test_call_forms():
-    ir, input0, _, o_d2h = build_addition()
+    ir, x_in, _, total_out = build_addition()
     assert ir.main_graph() is ir.main_graph and isinstance(ir.main_graph, pir.Graph)
-    assert input0.tensor_id() == "input0_stream" and o_d2h.tensor_id == "output_stream"
+    assert x_in.tensor_id() == "x_in" and total_out.tensor_id == "total_out"
     assert pir.dtypes.half is pir.float16 and pir.dtypes.double is pir.float64 and pir.float is pir.float32
     assert pir.subgraph_input is not None and pir.SubgraphOpInfo.__name__ == "CallSiteInfo"
 
 
 def test_runs_through_inference_session_from_ir():
-    ir, input0, input1, o_d2h = build_addition()
+    ir, x_in, y_in, total_out = build_addition()
     pb = ir._pb_ir
-    pb.setDataFlow(popart.DataFlow(1, {o_d2h.tensor_id(): popart.AnchorReturnType("All")}))
+    pb.setDataFlow(popart.DataFlow(1, {total_out.tensor_id(): popart.AnchorReturnType("All")}))
     opts = pb.getSessionOptions()
     opts.useHostCopyOps = True
     opts.enableExplicitMainLoops = True
@@ -40,10 +38,10 @@ def test_runs_through_inference_session_from_ir():
     pb.logIr()
     session = popart.InferenceSession.fromIr(ir=pb, deviceInfo=popart.DeviceManager().createCpuDevice())
     session.prepareDevice()
-    a, b = np.array([1.5], np.float32), np.array([2.25], np.float32)
-    anchors = {o_d2h.tensor_id(): np.zeros(1, np.float32)}
-    session.run(popart.PyStepIO({input0.tensor_id(): a, input1.tensor_id(): b}, anchors))
-    np.testing.assert_array_equal(anchors[o_d2h.tensor_id()], [3.75])
+    x, y = np.array([1.5, -2.0], np.float32), np.array([2.25, 0.5], np.float32)
+    anchors = {total_out.tensor_id(): np.zeros(2, np.float32)}
+    session.run(popart.PyStepIO({x_in.tensor_id(): x, y_in.tensor_id(): y}, anchors))
+    np.testing.assert_array_equal(anchors[total_out.tensor_id()], x + y)
 
 
 def test_tensor_kinds_and_subgraphs_with_popxl_session():

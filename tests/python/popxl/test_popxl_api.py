@@ -130,7 +130,8 @@ def test_variable_grouping_properties():
 
 def test_tensor_location_types():
     loc = popxl.TensorLocation(popxl.TensorStorage.OffChip, popxl.ReplicatedTensorSharding.On)
-    assert loc.storage == popxl.TensorStorage.OffChip and loc.replicated_tensor_sharding == popxl.ReplicatedTensorSharding.On
+    assert loc.storage == popxl.TensorStorage.OffChip
+    assert loc.replicated_tensor_sharding == popxl.ReplicatedTensorSharding.On
     assert loc != popxl.TensorLocation()
     with pytest.raises(TypeError, match="TensorStorage"):
         popxl.TensorLocation("OffChip")
