@@ -106,17 +106,27 @@ def test_all_gather_over_a_comm_group_matches_its_replica_grouping(kind, size):
     np.testing.assert_array_equal(by_comm_group, by_grouping)
 
 
-def test_all_reduce_gradient_over_a_strided_grouping():
-    """loss = sum_r c_r . allreduce(x_r * w): the gradient of w on replica r is
-    x_r * (the sum of c over r's group)."""
-    replicas, stride, size = 8, 2, 2
-    x, c = data(replicas, (4,), np.float32, 1), data(replicas, (4,), np.float32, 2)
+@pytest.mark.parametrize("replicas,stride,size", GROUPINGS, ids=IDS)
+@pytest.mark.parametrize("op", ["Add", "Max"])
+def test_all_reduce_inplace(replicas, stride, size, op):
+    """ReplicatedAllReduceInplace (no Builder method: customOp, or an ONNX file) over a grouping."""
+    x = data(replicas, (5,), np.float32)
+    attrs = {"__collectiveReplicaGrouping": [stride, size],
+             "__collectiveOperator": int(getattr(popart.CollectiveOperator, op))}
+    y = run(replicas, lambda b, t: b.customOp(opName="ReplicatedAllReduceInplace", opVersion=1,
+                                              domain="ai.graphcore", inputs=[b.aiOnnx.identity([t])],
+                                              attributes=attrs)[0], x)
+    for g in groups(replicas, stride, size):
+        np.testing.assert_allclose(y[g], np.broadcast_to(OPS[op](x[g], axis=0), x[g].shape), rtol=1e-6)
+
+
+def _gradient_of_w(replicas, collective, x, c):
+    """loss = sum_r c_r . collective(x_r * w); returns each replica's gradient of w."""
     b = popart.Builder()
-    w = b.addInitializedInputTensor(np.ones(4, np.float32), "w")
+    w = b.addInitializedInputTensor(np.ones(x.shape[1:], np.float32), "w")
     xt = b.addInputTensor(popart.TensorInfo(x[0]), "x")
     ct = b.addInputTensor(popart.TensorInfo(c[0]), "c")
-    y = b.aiGraphcore.replicatedallreduce([b.aiOnnx.mul([xt, w])],
-                                          replicaGrouping=popart.ReplicaGrouping(replicas, stride, size))
+    y = collective(b, b.aiOnnx.mul([xt, w]))
     loss = b.aiOnnx.reducesum([b.aiOnnx.mul([y, ct])], keepdims=0)
     gw = popart.reservedGradientPrefix() + w
     opts = popart.SessionOptions()
@@ -127,9 +137,31 @@ def test_all_reduce_gradient_over_a_strided_grouping():
     s.prepareDevice()
     anchors = s.initAnchorArrays()
     s.run(popart.PyStepIO({"x": x, "c": c}, anchors))
+    return anchors[gw]
+
+
+def test_all_reduce_gradient_over_a_strided_grouping():
+    """The gradient of w on replica r is x_r * (the sum of c over r's group)."""
+    replicas, stride, size = 8, 2, 2
+    x, c = data(replicas, (4,), np.float32, 1), data(replicas, (4,), np.float32, 2)
+    gw = _gradient_of_w(replicas, lambda b, t: b.aiGraphcore.replicatedallreduce(
+        [t], replicaGrouping=popart.ReplicaGrouping(replicas, stride, size)), x, c)
     for g in groups(replicas, stride, size):
         for r in g:
-            np.testing.assert_allclose(anchors[gw][r], x[r] * c[g].sum(0), rtol=1e-5)
+            np.testing.assert_allclose(gw[r], x[r] * c[g].sum(0), rtol=1e-5)
+
+
+@pytest.mark.parametrize("replicas,stride,size", [(4, 2, 2), (8, 2, 2), (8, 1, 4)])
+def test_all_gather_gradient_over_a_grouping(replicas, stride, size):
+    """y_r = the group's x concatenated: the gradient of w on replica q is x_q * (the
+    sum over q's group of each member's c at q's place in the concatenation)."""
+    n = 3
+    x, c = data(replicas, (n,), np.float32, 1), data(replicas, (size * n,), np.float32, 2)
+    gw = _gradient_of_w(replicas, lambda b, t: b.aiGraphcore.replicatedallgather(
+        [t], replicaGrouping=popart.ReplicaGrouping(replicas, stride, size)), x, c)
+    for g in groups(replicas, stride, size):
+        for k, q in enumerate(g):
+            np.testing.assert_allclose(gw[q], x[q] * c[g][:, k * n:(k + 1) * n].sum(0), rtol=1e-5)
 
 
 def _builder_and_input():
