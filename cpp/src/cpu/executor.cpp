@@ -230,11 +230,15 @@ void Executor::prepare() {
       // Each replica reads and writes the host streams through its own view.
       replicaIO_ = std::make_unique<ReplicaStepIO>(R, anchorInfos(ir_));
     } else if (hostIO) {
-      // Host streams are read in replica order; such programs run their replicas one after the other.
+      // A HostLoad in a subgraph reads an unknown number of times per micro-batch: the replicas
+      // read the host streams in turn, running one after the other.
+      const Op *load = findOp(ir_, [this](const Op &op) {
+        return dynamic_cast<const HostLoadOp *>(&op) && &op.getGraph() != &ir_.getMainGraph();
+      });
       if (const Op *c = findOp(ir_, isCollective))
-        throw error("{} exchanges data between replicas, but {} does host IO inside the program, which makes "
+        throw error("{} exchanges data between replicas, but {} reads a host stream inside a subgraph, which makes "
                     "the {} replicas run one after the other; remove one of them",
-                    c->debugName(), hostIO->debugName(), R);
+                    c->debugName(), load->debugName(), R);
       sequential_ = true;
     }
     threads_ = std::make_unique<ReplicaThreads>(R, std::max(1, omp_get_max_threads() / static_cast<int>(R)));

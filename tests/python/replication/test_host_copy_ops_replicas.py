@@ -125,3 +125,41 @@ def test_each_replica_reads_and_returns_its_own_data(art):
     every = np.maximum(x @ w, 0)  # [bps, R, 2, 4]
     want = {"All": every, "Final": every[-1], "Sum": every.sum(axis=0), "EveryN": every[1::2]}[art]
     np.testing.assert_allclose(anchors[y], want, rtol=1e-5, atol=1e-6)
+
+
+def _subgraph_host_load_model(collective):
+    """y = call(sub)(x) with sub: HostLoad('data') + x (+ an all-reduce of the sum)."""
+    b = popart.Builder()
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [2]), "x")
+    sb = b.createSubgraphBuilder()
+    sb.addInputTensorFromParentGraph(x)
+    init = sb.aiGraphcore.init([2], popart.DataType.FLOAT, popart.InitType.Zero)
+    loaded = sb.customOp(opName="HostLoad", opVersion=1, domain="ai.graphcore", inputs=[init],
+                         attributes={"streamTensorId": "data"})[0]
+    out = sb.aiOnnx.add([loaded, x])
+    sb.addOutputTensor(sb.aiGraphcore.replicatedallreduce([out]) if collective else out)
+    return b, b.aiGraphcore.call([x], 1, sb)[0]
+
+
+def test_host_load_in_a_subgraph_runs_replicas_in_turn():
+    """A HostLoad in a subgraph may read any number of times per micro-batch: the
+    replicas read the stream in turn, as the data is laid out."""
+    replicas, bps = 2, 3
+    b, y = _subgraph_host_load_model(False)
+    s = popart.InferenceSession(b.getModelProto(), popart.DataFlow(bps, {y: popart.AnchorReturnType("All")}),
+                                popart.DeviceManager().createCpuDevice(), userOptions=_options(replicas, False))
+    s.prepareDevice()
+    anchors = s.initAnchorArrays()
+    x = RNG.standard_normal((bps, replicas, 2)).astype(np.float32)
+    data = RNG.standard_normal((bps, replicas, 2)).astype(np.float32)
+    s.run(popart.PyStepIO({"x": x, "data": data}, anchors))
+    np.testing.assert_allclose(anchors[y], x + data, rtol=1e-6)
+
+
+def test_host_load_in_a_subgraph_with_a_collective_is_refused():
+    b, y = _subgraph_host_load_model(True)
+    s = popart.InferenceSession(b.getModelProto(), popart.DataFlow(1, {y: popart.AnchorReturnType("All")}),
+                                popart.DeviceManager().createCpuDevice(), userOptions=_options(2, False))
+    with pytest.raises(popart.popart_exception, match="ReplicatedAllReduce.*exchanges data between replicas, but .*HostLoad.* reads a host "
+                                                      "stream inside a subgraph.*one after the other"):
+        s.prepareDevice()
