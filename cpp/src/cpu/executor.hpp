@@ -74,6 +74,7 @@ private:
   void runWithReplicaHostIO(IStepIO &io, uint64_t rngCounter);
   /// One micro-batch of a (non-explicit) program with host IO ops on every replica at once.
   void runMicroBatchWithHostIO(IStepIO &io, const Devicex::MicroBatch &mb, uint64_t rngCounter);
+  /// Every replica runs `mb` at once through its view of the step IO, then the anchors go to `io`.
   void runReplicasOnViews(IStepIO &io, const Devicex::MicroBatch &mb, uint64_t rngCounter);
   /// Pipelining applies: stages annotated, one local replica, and weights that
   /// change only between batches (inference, or training with accumulation).
