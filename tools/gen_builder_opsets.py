@@ -19,7 +19,7 @@ NAMES = {"And": "logical_and", "Or": "logical_or", "Not": "logical_not", "Xor": 
          "Ctc": "ctcloss", "Nll": "nllloss", "L1": "l1loss", "NormalizeImage": "normalize_image"}
 # ai.graphcore ops whose Builder methods are shaped by hand in Python (not offered here).
 GRAPHCORE_SKIP = {"Call", "PackedDataBlock", "Reshape", "Init", "PrintTensor", "ReplicatedAllReduce",
-                  "ReplicatedReduceScatter", "MultiConv"}
+                  "ReplicatedReduceScatter", "ReplicatedAllGather", "MultiConv"}
 FIRST_OUTPUT_ONLY = {"Ctc"}
 CPP_KEYWORDS = {"and", "or", "not", "xor", "if", "default", "case", "switch", "int", "float", "union"}
 

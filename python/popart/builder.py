@@ -273,24 +273,67 @@ class AiGraphcore(Opset):
                      openBracket=openBracket, closeBracket=closeBracket)
         return _ops.add_op(self, spec, args, None, attrs, str(debugContext))
 
-    def _collective(self, op_type, args, collectiveOperator, commGroup, debugContext):
+    def _collective(self, name, op_type, args, collectiveOperator, commGroup, replicaGrouping, debugContext):
+        """Adds a replicated collective over the replicas of commGroup (a CommGroup) or replicaGrouping (a
+        ReplicaGrouping, for strided groups; it may also be passed in commGroup's place)."""
+        if isinstance(commGroup, popart_core.ReplicaGrouping):
+            if replicaGrouping is not None:
+                raise popart_core.popart_exception(
+                    f"{name}: got two replica groupings (commGroup={commGroup!r} and replicaGrouping="
+                    f"{replicaGrouping!r}); pass one")
+            commGroup, replicaGrouping = None, commGroup
         attrs = {}
         if collectiveOperator is not None:
-            attrs["__collectiveOperator"] = _ops._to_int(collectiveOperator)
+            if not isinstance(collectiveOperator, CollectiveOperator):
+                raise TypeError(f"{name}: collectiveOperator must be a popart.CollectiveOperator, "
+                                f"got {type(collectiveOperator).__name__}")
+            attrs["__collectiveOperator"] = int(collectiveOperator)
+        if commGroup is not None and replicaGrouping is not None:
+            raise popart_core.popart_exception(
+                f"{name}: give commGroup or replicaGrouping, not both (got {commGroup!r} and {replicaGrouping!r})")
         if commGroup is not None:
+            if not isinstance(commGroup, popart_core.CommGroup):
+                raise TypeError(f"{name}: commGroup must be a popart.CommGroup or popart.ReplicaGrouping, "
+                                f"got {type(commGroup).__name__}")
+            sized = (popart_core.CommGroupType.Consecutive, popart_core.CommGroupType.Orthogonal)
+            if commGroup.type in sized and commGroup.replicaGroupSize < 1:
+                raise popart_core.popart_exception(
+                    f"{name}: commGroup of type {commGroup.type.name} needs a replicaGroupSize of at least 1, "
+                    f"got {commGroup.replicaGroupSize}")
             attrs["__collectiveCommGroup"] = [int(commGroup.type), int(commGroup.replicaGroupSize)]
+        if replicaGrouping is not None:
+            if not isinstance(replicaGrouping, popart_core.ReplicaGrouping):
+                raise TypeError(f"{name}: replicaGrouping must be a popart.ReplicaGrouping, "
+                                f"got {type(replicaGrouping).__name__}")
+            attrs["__collectiveReplicaGrouping"] = [replicaGrouping.getStride(), replicaGrouping.getGroupSize()]
+            attrs["__collectiveReplicaGroupingReplicas"] = replicaGrouping.getNumReplicas()
         spec = _ops.spec_at(self.domain, op_type, self.version)
         return _ops.add_op(self, spec, args, None, attrs, str(debugContext))
 
-    def replicatedallreduce(self, args, collectiveOperator=None, commGroup=None, debugContext="") -> str:
-        """Add a ReplicatedAllReduce node: reduces args[0] over the replicas of commGroup (default all)
-        with collectiveOperator (default Add); returns the output id."""
-        return self._collective("ReplicatedAllReduce", args, collectiveOperator, commGroup, debugContext)
+    def replicatedallreduce(self, args, collectiveOperator=None, commGroup=None, debugContext="",
+                            replicaGrouping=None) -> str:
+        """Add a ReplicatedAllReduce node: every replica gets args[0] reduced with collectiveOperator
+        (default Add) over the replicas of its group: commGroup (a CommGroup; default all replicas) or
+        replicaGrouping (a ReplicaGrouping over the session's global replicas, for groups whose members are
+        `stride` apart; also accepted in commGroup's place). Returns the output id."""
+        return self._collective("replicatedallreduce", "ReplicatedAllReduce", args, collectiveOperator, commGroup,
+                                replicaGrouping, debugContext)
 
-    def replicatedreducescatter(self, args, collectiveOperator=None, commGroup=None, debugContext="") -> str:
-        """Add a ReplicatedReduceScatter node: reduces args[0] over the replicas of commGroup (default
-        all) and gives each replica its slice of the flattened result; returns the output id."""
-        return self._collective("ReplicatedReduceScatter", args, collectiveOperator, commGroup, debugContext)
+    def replicatedreducescatter(self, args, collectiveOperator=None, commGroup=None, debugContext="",
+                                replicaGrouping=None) -> str:
+        """Add a ReplicatedReduceScatter node: args[0] reduced with collectiveOperator (default Add) over
+        the replicas of its group (commGroup or replicaGrouping, as for replicatedallreduce), flattened and
+        split into one zero-padded slice per group member; each replica gets its slice. Returns the output
+        id."""
+        return self._collective("replicatedreducescatter", "ReplicatedReduceScatter", args, collectiveOperator,
+                                commGroup, replicaGrouping, debugContext)
+
+    def replicatedallgather(self, args, commGroup=None, debugContext="", replicaGrouping=None) -> str:
+        """Add a ReplicatedAllGather node: every replica gets args[0] of each replica of its group (commGroup
+        or replicaGrouping, as for replicatedallreduce), flattened and concatenated in group order. Returns
+        the output id."""
+        return self._collective("replicatedallgather", "ReplicatedAllGather", args, None, commGroup,
+                                replicaGrouping, debugContext)
 
     def multiconv(self, args, dilations=(), inDilations=(), pads=(), outPads=(), strides=(),
                   availableMemoryProportions=(), partialsTypes=(), planType=None,
@@ -319,7 +362,7 @@ class AiGraphcore(Opset):
 
 
 _GRAPHCORE_SPECIAL = ("call", "packedDataBlock", "reshape", "init", "printtensor",
-                      "replicatedallreduce", "replicatedreducescatter", "multiconv")
+                      "replicatedallreduce", "replicatedreducescatter", "replicatedallgather", "multiconv")
 _ops.install_methods(AiGraphcore, "ai.graphcore", 1, skip=_GRAPHCORE_SPECIAL)
 
 

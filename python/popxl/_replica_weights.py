@@ -57,18 +57,27 @@ class ReplicaWeights:
             data = self._groups[v.id]
         return (data if len(data) > 1 else data[0]).copy()
 
-    def write(self, v, data: np.ndarray) -> None:
-        """Sets the host value of `v` from data shaped v.shape_on_host."""
-        groups = data if v.replica_grouping.num_groups > 1 else data[None]
-        self._set_groups(v, np.array(groups, order="C"))
+    def write(self, v, data: np.ndarray, per_replica: bool = False) -> None:
+        """Sets the host value of `v` from data shaped v.shape_on_host, or (`per_replica`, retrieval mode
+        "all_replicas") from one value per replica, shaped (replication_factor, *shape)."""
+        if not per_replica:
+            groups = data if v.replica_grouping.num_groups > 1 else data[None]
+            self._set_groups(v, np.array(groups, order="C"))
+            return
+        assignment = np.asarray(v.replica_grouping.assignment)
+        first = [int(np.flatnonzero(assignment == g)[0]) for g in range(v.replica_grouping.num_groups)]
+        self._groups[v.id] = np.array(data[first], order="C")
+        self._all[v.id] = np.array(data, order="C")
+        v._pb_tensor.setTensorData(np.ascontiguousarray(data[0]))
 
     def to_device(self) -> None:
-        """Each local replica := its group's host value."""
+        """Each local replica := its group's host value (its own, for "all_replicas")."""
         for v in self._vars:
             assignment = v.replica_grouping.assignment
             groups = self._groups[v.id]
             for local, replica in enumerate(self._local):
-                popart_core._setReplicaVariableData(self._pb, v.id, local, groups[assignment[replica]])
+                value = self._all[v.id][replica] if v.id in self._all else groups[assignment[replica]]
+                popart_core._setReplicaVariableData(self._pb, v.id, local, value)
 
     def from_device(self) -> None:
         """The host values := the device values of every group's first replica (of every replica for

@@ -109,3 +109,7 @@ double = float64
 half = float16
 float = float32
 dtype._by_name.update({"double": float64, "half": float16, "float": float32})
+# Not in the guide's table 11.1: `popxl.dtypes.int` is int32, the type PopXL gives Python ints (their
+# int64 host data is downcast), as `float` is float32. The guide's
+# distributed_rts_simple_example_manual_remote_buffer.py names it for a buffer of Python ints.
+int = int32

@@ -4,8 +4,9 @@ A remote buffer is `entries` slots of one shape and type, one set per replica. A
 Variable whose value lives in one slot (`offset`) of a buffer: ops reach it only through
 ``ops.remote_load`` / ``ops.remote_store``. A replica-sharded variable is split over the replicas of its
 group (``shard_over`` of them): each replica holds one flat shard, zero padded to equal sizes. The host
-always sees the full value (``shape_on_host``); ``Session`` sends each replica its group's value or shard
-on ``weights_from_host`` and puts the full value back together on ``weights_to_host``.
+always sees the full value (``shape_on_host``, or one per replica with retrieval mode "all_replicas");
+``Session`` sends each replica its group's value or shard on ``weights_from_host`` and puts the full
+value back together on ``weights_to_host``. A replica_sharded_variable and its shard are one tensor.
 
 On the CPU a remote buffer is memory the executor keeps for each replica between runs; the entry of a
 remote variable is the variable's own device buffer, so it is not stored twice."""
@@ -123,33 +124,99 @@ def _buffers(ir) -> List[RemoteBuffer]:
 
 
 class _Placement:
-    """Where a remote or sharded variable's device value lives and how its host value maps onto the
-    replicas: entry `offset` of `buffer`, or (replica_sharded_variable) main-graph tensor `tensor_id`."""
+    """Where a remote or sharded variable's device value lives (entry `offset` of `buffer`) and how its
+    host value maps onto the replicas. `host` holds one value per group (shape_on_host); with retrieval
+    mode "all_replicas" `replicas` holds one value per replica as well (shape (replication_factor,
+    *value_shape)), which the host reads and may write."""
 
-    def __init__(self, var_id, host, grouping, shard_over, sharded, buffer=None, offset=0, tensor_id=None):
-        self.var_id, self.host, self.grouping = var_id, host, grouping
-        self.shard_over, self.sharded = shard_over, sharded
-        self.buffer, self.offset, self.tensor_id = buffer, offset, tensor_id
+    def __init__(self, var_id, host, grouping, shard_over, sharded, all_replicas, buffer=None, offset=0):
+        self.var_id, self.grouping = var_id, grouping
+        self.shard_over, self.sharded, self.all_replicas = shard_over, sharded, all_replicas
+        self.buffer, self.offset = buffer, offset
+        self.set_groups(host)
+
+    @property
+    def value_shape(self) -> Tuple[int, ...]:
+        """The shape of one group's (one replica's) full value."""
+        return self.host.shape[1:] if self.grouping.num_groups > 1 else self.host.shape
+
+    def set_groups(self, host: np.ndarray) -> None:
+        """The host value := `host`, one value per group; every replica takes its group's value."""
+        self.host = host
+        groups = host if self.grouping.num_groups > 1 else host[None]
+        self.replicas = groups[np.asarray(self.grouping.assignment)] if self.all_replicas else None
+
+    def set_replicas(self, replicas: np.ndarray) -> None:
+        """The host value := one value per replica ("all_replicas")."""
+        self.check_replicas(replicas)
+        self.replicas = replicas
+        first = replicas[self._first_members()]
+        self.host = first if self.grouping.num_groups > 1 else first[0]
+
+    def check_replicas(self, replicas: np.ndarray) -> None:
+        """Raises ValueError unless the replicas that hold the shards of one copy of a sharded variable
+        are given the same value."""
+        if self.sharded:
+            for copy in self._copies():
+                bad = [r for r in copy[1:] if not np.array_equal(replicas[r], replicas[copy[0]])]
+                if bad:
+                    raise ValueError(f"variable '{self.var_id}': replicas {copy} hold the shards of one copy of it, "
+                                     f"so they need the same value; replica {bad[0]} differs from replica {copy[0]}")
+
+    def host_value(self) -> np.ndarray:
+        """What the host reads: one value per group, or per replica ("all_replicas"; no leading axis for a
+        single replica)."""
+        if not self.all_replicas:
+            return self.host.copy()
+        return (self.replicas if len(self.replicas) > 1 else self.replicas[0]).copy()
 
     def replica_value(self, replica: int, entry_shape) -> np.ndarray:
-        """The value global replica `replica` holds: its group's value, or its shard of it."""
-        g = self.grouping.assignment[replica]
-        value = self.host[g] if self.grouping.num_groups > 1 else self.host
+        """The value global replica `replica` holds: its (group's) value, or its shard of it."""
+        if self.replicas is not None:
+            value = self.replicas[replica]
+        else:
+            g = self.grouping.assignment[replica]
+            value = self.host[g] if self.grouping.num_groups > 1 else self.host
         if not self.sharded:
             return np.ascontiguousarray(value)
-        k = self._members(g).index(replica) % self.shard_over
+        k = self._members(self.grouping.assignment[replica]).index(replica) % self.shard_over
         flat = _padded(value.reshape(-1), self.shard_over)
         n = flat.size // self.shard_over
         return np.ascontiguousarray(flat[k * n:(k + 1) * n].reshape(entry_shape))
 
-    def group_from_replicas(self, g: int, read) -> np.ndarray:
-        """Group `g`'s full value from `read(replica)` of its first `shard_over` replicas."""
-        members = self._members(g)
+    def from_replicas(self, read) -> None:
+        """The host value := the device values, from `read(replica)` of every (global) replica: each
+        group's value from its first replica (or first `shard_over` replicas put together); with
+        "all_replicas", each replica's value from itself (or from the replicas of its copy)."""
+        if self.all_replicas:
+            self.set_replicas(np.stack([self._copy_value(self._copy_of(r), read)
+                                        for r in range(len(self.grouping.assignment))]))
+            return
+        groups = [self._copy_value(self._members(g)[:self.shard_over], read) for g in range(self.grouping.num_groups)]
+        self.host = np.stack(groups) if self.grouping.num_groups > 1 else groups[0]
+
+    def _copy_value(self, copy: List[int], read) -> np.ndarray:
         if not self.sharded:
-            return read(members[0])
-        full_shape = self.host.shape[1:] if self.grouping.num_groups > 1 else self.host.shape
-        flat = np.concatenate([read(r).reshape(-1) for r in members[:self.shard_over]])
-        return flat[:int(np.prod(full_shape, dtype=np.int64))].reshape(full_shape)
+            return read(copy[0])
+        flat = np.concatenate([read(r).reshape(-1) for r in copy])
+        return flat[:int(np.prod(self.value_shape, dtype=np.int64))].reshape(self.value_shape)
+
+    def _copy_of(self, replica: int) -> List[int]:
+        """The replicas whose shards make up the copy `replica` holds part of (just `replica` unsharded)."""
+        if not self.sharded:
+            return [replica]
+        return next(c for c in self._copies() if replica in c)
+
+    def _copies(self) -> List[List[int]]:
+        """The sets of `shard_over` replicas that each hold one sharded copy of the variable."""
+        copies = []
+        for g in range(self.grouping.num_groups):
+            members = self._members(g)
+            copies += [members[i:i + self.shard_over] for i in range(0, len(members), self.shard_over)]
+        return copies
+
+    def _first_members(self) -> List[int]:
+        return [self._members(g)[0] for g in range(self.grouping.num_groups)]
 
     def _members(self, g: int) -> List[int]:
         return [r for r, a in enumerate(self.grouping.assignment) if a == g]
@@ -226,12 +293,15 @@ def _remote(data, remote_buffer: RemoteBuffer, offset: int, dtype, name, downcas
     g = context.get_current_graph()
     g._check_mutable(what)
     ir = g.ir
+    _check_retrieval(retrieval_mode, name, what)
+    if isinstance(offset, RemoteBuffer) and not isinstance(remote_buffer, RemoteBuffer):
+        remote_buffer, offset = offset, remote_buffer  # (data, offset, remote_buffer): unmistakable by type
+    what = f"{what} '{name}'" if name else what  # errors name the variable
     if not isinstance(remote_buffer, RemoteBuffer):
         raise TypeError(f"{what}: expected a popxl.RemoteBuffer, got {type(remote_buffer).__name__}")
     if remote_buffer._ir is not ir:
         raise ValueError(f"{what}: {remote_buffer.name} belongs to another Ir")
     offset = remote_buffer._check_offset(offset, what)
-    _check_retrieval(retrieval_mode, name, what)
     grouping = _grouping(ir, replica_grouping, what)
     shards = _shard_over(grouping, shard_over, what) if sharded else 1
     host = _host_array(data, dtype, downcast, grouping, what)
@@ -240,14 +310,15 @@ def _remote(data, remote_buffer: RemoteBuffer, offset: int, dtype, name, downcas
     entry = (_shard_elements(int(np.prod(value_shape, dtype=np.int64)), shards),) if sharded else value_shape
     if tuple(entry) != remote_buffer.tensor_shape or _dtype.as_dtype(host.dtype) != dt:
         sharding = f" split into {shards} shards of {entry}" if sharded else ""
-        raise ValueError(f"{what} '{name or 'remote_variable'}': data {_dtype.as_dtype(host.dtype).name} "
+        raise ValueError(f"{what}: data {_dtype.as_dtype(host.dtype).name} "
                          f"{tuple(value_shape)}{sharding} does not fit the slots of {remote_buffer.name} "
                          f"({dt.name} {remote_buffer.tensor_shape})")
     for other in _placements(ir).values():
         if other.buffer is remote_buffer and other.offset == offset:
             raise ValueError(f"{what}: entry {offset} of {remote_buffer.name} already holds variable "
                              f"'{other.var_id}'")
-    placement = _Placement(None, host, grouping, shards, sharded, buffer=remote_buffer, offset=offset)
+    placement = _Placement(None, host, grouping, shards, sharded, retrieval_mode == "all_replicas",
+                           buffer=remote_buffer, offset=offset)
     var = _new_variable(g, name, dt, remote_buffer.tensor_shape, placement.replica_value(0, entry), what)
     placement.var_id = var.id
     _placements(ir)[var.id] = placement
@@ -262,10 +333,7 @@ def _remote(data, remote_buffer: RemoteBuffer, offset: int, dtype, name, downcas
 
 
 def _check_retrieval(retrieval_mode, name, what):
-    if retrieval_mode == "all_replicas":
-        raise ValueError(f"{what} '{name}': retrieval_mode 'all_replicas' is not available for remote and "
-                         "replica-sharded variables (the host reads one value per group)")
-    if retrieval_mode not in (None, "one_per_group"):
+    if retrieval_mode not in (None, "one_per_group", "all_replicas"):
         raise ValueError(f"{what} '{name}': retrieval_mode {retrieval_mode!r} is not 'one_per_group' or "
                          "'all_replicas'")
 
@@ -279,8 +347,10 @@ def remote_variable(data: _TensorData, remote_buffer: RemoteBuffer, offset: int 
                     name: Optional[str] = None, downcast: bool = True, replica_grouping=None,
                     retrieval_mode: Optional[str] = None) -> Variable:
     """A variable with value `data` kept in entry `offset` of `remote_buffer` (load it with
-    ops.remote_load). With a `replica_grouping` of N > 1 groups, `data` has a leading dimension of N: one
-    value per group."""
+    ops.remote_load). `remote_buffer` and `offset` given the other way round are taken by their types.
+    With a `replica_grouping` of N > 1 groups, `data` has a leading dimension of N: one value per group.
+    With `retrieval_mode` "all_replicas" the host reads (and may write) one value per replica, shape
+    (replication_factor, *shape)."""
     return _remote(data, remote_buffer, offset, dtype, name, downcast, replica_grouping, retrieval_mode, False, 1,
                    "remote_variable")
 
@@ -291,7 +361,8 @@ def remote_replica_sharded_variable(data: _TensorData, remote_buffer: RemoteBuff
                                     ) -> Variable:
     """A variable with value `data` split over the replicas of its group (`shard_over` of them, all by
     default): each replica keeps its flat shard in entry `offset` of `remote_buffer`, whose slots have the
-    shard's shape. The host reads and writes the full value."""
+    shard's shape. The host reads and writes the full value (one per replica, shape (replication_factor,
+    *full shape), with `retrieval_mode` "all_replicas")."""
     return _remote(data, remote_buffer, offset, dtype, name, downcast, replica_grouping, retrieval_mode, True,
                    shard_over, "remote_replica_sharded_variable")
 
@@ -314,26 +385,21 @@ def replica_sharded_variable(data: _TensorData, dtype=None, name: Optional[str] 
                              shard_over: Optional[int] = None) -> Tuple[Variable, Tensor]:
     """A replica-sharded variable and the tensor of this replica's shard, which ops use directly: the shard
     is loaded when the weights go to the device and read back when they return to the host. Returns
-    (variable, shard)."""
+    (variable, shard). The two are one tensor on the device: each replica holds one shard of memory."""
     what = "replica_sharded_variable"
     g = context.get_current_graph()
     g._check_mutable(what)
     ir = g.ir
     _check_retrieval(retrieval_mode, name, what)
-    grouping = _grouping(ir, replica_grouping, what)
-    n = _shard_over(grouping, shard_over, what)
-    host = _host_array(data, dtype, downcast, grouping, what)
+    label = f"{what} '{name}'" if name else what  # errors name the variable
+    grouping = _grouping(ir, replica_grouping, label)
+    n = _shard_over(grouping, shard_over, label)
+    host = _host_array(data, dtype, downcast, grouping, label)
     value_shape = host.shape[1:] if grouping.num_groups > 1 else host.shape
     dt = _dtype.as_dtype(host.dtype)
     buffer = replica_sharded_buffer(value_shape, dt, grouping, n)
     var = _remote(host, buffer, 0, dt, name, downcast, replica_grouping, retrieval_mode, True, n, what)
-    placement = _placements(ir)[var.id]
-    shard = _new_variable(g, f"{var.id}_shard", dt, buffer.tensor_shape, placement.replica_value(0, buffer.tensor_shape),
-                          what)
-    placement.tensor_id = shard.id
-    g._meta_shapes[shard.id] = tuple(value_shape)
-    shard_tensor = Tensor(shard._pb_tensor, g)
-    return var, shard_tensor
+    return var, Tensor(var._pb_tensor, g)
 
 
 # ---- for popxl.Session ----
@@ -379,15 +445,13 @@ def to_device(session) -> None:
         for p in placements:
             value = p.replica_value(replica, p.buffer.tensor_shape).astype(p.buffer.tensor_dtype.as_numpy(),
                                                                            copy=False)
-            for tid in (p.var_id, p.tensor_id):
-                if tid is not None:
-                    popart_core._setReplicaVariableData(pb, tid, local, value)
+            popart_core._setReplicaVariableData(pb, p.var_id, local, value)
 
 
 def to_host(session) -> None:
-    """The host value of every remote and sharded variable, from the replicas' slots (or shard tensors):
-    one value per group (its first replica, or its first `shard_over` replicas put together). Replicas of
-    other instances are gathered over MPI."""
+    """The host value of every remote and sharded variable, from the replicas' slots: one value per group
+    (its first replica, or its first `shard_over` replicas put together), and per replica for retrieval
+    mode "all_replicas". Replicas of other instances are gathered over MPI."""
     ir = session.ir
     placements = _placements(ir)
     if not placements:
@@ -397,13 +461,12 @@ def to_host(session) -> None:
     mine = {vid: [_read(pb, p, r) for r in local] for vid, p in placements.items()}
     every = _gather(ir, mine)
     for vid, p in placements.items():
-        groups = [p.group_from_replicas(g, every[vid].__getitem__) for g in range(p.grouping.num_groups)]
-        p.host = np.stack(groups) if p.grouping.num_groups > 1 else groups[0]
+        p.from_replicas(every[vid].__getitem__)
 
 
 def _read(pb, p: _Placement, local: int) -> np.ndarray:
-    """Replica `local`'s value of `p`: its shard tensor, or its remote entry (the variable's buffer)."""
-    raw = popart_core._replicaVariableData(pb, p.tensor_id or p.var_id, local)
+    """Replica `local`'s value of `p`: its remote entry or shard (the variable's device buffer)."""
+    raw = popart_core._replicaVariableData(pb, p.var_id, local)
     return np.frombuffer(raw, dtype=p.buffer.tensor_dtype.as_numpy()).reshape(p.buffer.tensor_shape)
 
 
@@ -415,9 +478,9 @@ def _gather(ir, mine: Dict[str, List[np.ndarray]]) -> Dict[str, List[np.ndarray]
 
 
 def sends(ir, tensor_id: str) -> bool:
-    """Whether popxl.remote sends `tensor_id`'s per-replica values: a remote or sharded variable, or the
-    shard tensor of a replica_sharded_variable."""
-    return any(tensor_id in (p.var_id, p.tensor_id) for p in getattr(ir, "_remote_placements", {}).values())
+    """Whether popxl.remote sends `tensor_id`'s per-replica values: a remote or sharded variable (also the
+    shard of a replica_sharded_variable, which is the same tensor)."""
+    return tensor_id in getattr(ir, "_remote_placements", {})
 
 
 def placement(ir, var_id: str) -> Optional[_Placement]:

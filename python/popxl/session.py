@@ -172,7 +172,7 @@ class Session:
     def _host_value(self, t: Tensor) -> np.ndarray:
         placement = _remote.placement(self._ir, t.id)
         if placement is not None:  # a remote or replica-sharded variable: the full value, kept in Python
-            return placement.host.copy()
+            return placement.host_value()
         if t in self._replica_weights:
             return self._replica_weights.value(t)
         raw = t._pb_tensor.dataBytes()
@@ -184,29 +184,47 @@ class Session:
 
     def write_variables_data(self, tensor_data: Mapping[Variable, np.ndarray]) -> None:
         """Sets several variables; one host-to-device transfer when attached."""
-        arrays = {}
+        arrays, per_replica_data = {}, set()
         for t, data in tensor_data.items():
             self._own_tensor(t, "write_variables_data")
             if not isinstance(t, Variable):
                 raise TypeError(f"Session.write_variables_data: tensor '{t.id}' is a Constant: only variables "
                                 "can be written")
             arr = np.asarray(data)
-            if arr.shape != t.shape_on_host:
+            per_replica = self._per_replica_shape(t)
+            if arr.shape != t.shape_on_host and arr.shape != per_replica:
+                also = f" or {per_replica} (one value per replica)" if per_replica else ""
                 raise ValueError(f"Session.write_variables_data: data for '{t.id}' has shape {arr.shape}, the "
-                                 f"variable needs {t.shape_on_host} (its shape on the host)")
+                                 f"variable needs {t.shape_on_host} (its shape on the host){also}")
             arrays[t] = np.asarray(arr.astype(t.dtype.as_numpy(), copy=False), order="C")
+            if arr.shape != t.shape_on_host:  # one value per replica
+                per_replica_data.add(t)
+                placement = _remote.placement(self._ir, t.id)
+                if placement is not None:
+                    placement.check_replicas(arrays[t])
         if self.is_attached and not self._host_in_sync:
             self.weights_to_host()  # keep the device's newer values of the other variables
         for t, arr in arrays.items():
             placement = _remote.placement(self._ir, t.id)
-            if placement is not None:
-                placement.host = arr.copy()
+            replicas = t in per_replica_data
+            if placement is not None and replicas:
+                placement.set_replicas(arr.copy())
+            elif placement is not None:
+                placement.set_groups(arr.copy())
             elif t in self._replica_weights:
-                self._replica_weights.write(t, arr)
+                self._replica_weights.write(t, arr, replicas)
             else:
                 t._pb_tensor.setTensorData(arr)
         if self.is_attached:
             self.weights_from_host()
+
+    def _per_replica_shape(self, t: Variable) -> Optional[tuple]:
+        """The shape of one value per replica, which a variable of retrieval mode "all_replicas" reads and
+        may be written with (no leading axis with one replica); None for other variables."""
+        if t.retrieval_mode != "all_replicas":
+            return None
+        replicas = self._ir.replication_factor
+        return ((replicas,) if replicas > 1 else ()) + tuple(t.meta_shape or t.shape)
 
     # ---- running ----
     def expected_inputs(self):

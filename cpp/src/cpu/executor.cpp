@@ -9,10 +9,9 @@
 #include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
 #include "pipeline_runner.hpp"
-#include "replica_host_io.hpp"
+#include "replica_stepio.hpp"
 #include "replica_threads.hpp"
 #include "shared_update.hpp"
-#include "staged_stepio.hpp"
 #include <set>
 #include <algorithm>
 #include <cstring>
@@ -143,21 +142,38 @@ void namingReplica(int64_t replica, const std::function<void()> &fn) {
   }
 }
 
-// The host streams of an explicit program (HostLoad/HostStore ops, main-graph
-// stream tensors, anchors) with their elements per transfer, for R replicas.
-std::unique_ptr<ReplicaHostIO> makeReplicaHostIO(Ir &ir, int64_t R) {
-  std::map<TensorId, int64_t> loads, stores;
-  if (ir.getSessionOptions().syntheticDataMode == SyntheticDataMode::Off) {  // else inputs are made on the device
-    for (Tensor *t : ir.getMainGraph().getTensors().getOfType(TensorType::Stream)) loads[t->id] = t->info.nelms();
-    for (const Graph *g : ir.getAllGraphs())
-      for (const auto &[id, op] : g->getOps())
-        if (auto *load = dynamic_cast<const HostLoadOp *>(op.get())) loads[load->streamId()] = load->outInfo(0).nelms();
-  }
+// The type and shape of one value of each anchor (what a HostStore op stores, if one does).
+std::map<TensorId, TensorInfo> anchorInfos(Ir &ir) {
+  std::map<TensorId, TensorInfo> anchors;
   for (const auto &id : ir.getDataFlow().anchors()) {
     const HostStoreOp *store = findHostStore(ir, id);
-    stores[id] = (store ? store->inInfo(0) : ir.getTensor(id)->info).nelms();
+    anchors[id] = store ? store->inInfo(0) : ir.getTensor(id)->info;
   }
-  return std::make_unique<ReplicaHostIO>(std::move(loads), std::move(stores), R);
+  return anchors;
+}
+
+// The host streams a replica of a program with host IO ops reads (main-graph
+// stream tensors and HostLoad ops), with their elements per read and reads per
+// micro-batch; in an explicit program, reads per run: batchesPerStep (a
+// replica's reads wrap after them). False when a HostLoad op of a program that
+// is not explicit sits in a subgraph: its reads per micro-batch are unknown.
+bool hostStreamReads(Ir &ir, std::map<TensorId, std::pair<int64_t, int64_t>> &reads) {
+  const bool explicitProgram = ir.isExplicitProgram();
+  for (const Graph *g : ir.getAllGraphs())
+    for (const auto &[id, op] : g->getOps())
+      if (dynamic_cast<const HostLoadOp *>(op.get()) && !explicitProgram && g != &ir.getMainGraph()) return false;
+  if (ir.getSessionOptions().syntheticDataMode != SyntheticDataMode::Off) return true;  // inputs are made on the device
+  const int64_t perRun = ir.getDataFlow().batchesPerStep();
+  auto add = [&](const TensorId &id, int64_t nelms) {
+    auto &r = reads[id];
+    r.first = nelms;
+    r.second = explicitProgram ? perRun : r.second + 1;
+  };
+  for (Tensor *t : ir.getMainGraph().getTensors().getOfType(TensorType::Stream)) add(t->id, t->info.nelms());
+  for (const Graph *g : ir.getAllGraphs())
+    for (const auto &[id, op] : g->getOps())
+      if (auto *load = dynamic_cast<const HostLoadOp *>(op.get())) add(load->streamId(), load->outInfo(0).nelms());
+  return true;
 }
 
 } // namespace
@@ -211,15 +227,19 @@ void Executor::prepare() {
     const Op *hostIO = findOp(ir_, [](const Op &op) {
       return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);
     });
-    if (hostIO && ir_.isExplicitProgram()) {
-      // Each replica reads and writes its own slots of the host streams.
-      hostIO_ = makeReplicaHostIO(ir_, R);
+    if (hostIO && hostStreamReads(ir_, hostReads_)) {
+      // Each replica reads and writes the host streams through its own view.
+      replicaIO_ = std::make_unique<ReplicaStepIO>(R, anchorInfos(ir_));
     } else if (hostIO) {
-      // Host streams are read in replica order; such programs run their replicas one after the other.
+      // A HostLoad in a subgraph reads an unknown number of times per micro-batch: the replicas
+      // read the host streams in turn, running one after the other.
+      const Op *load = findOp(ir_, [this](const Op &op) {
+        return dynamic_cast<const HostLoadOp *>(&op) && &op.getGraph() != &ir_.getMainGraph();
+      });
       if (const Op *c = findOp(ir_, isCollective))
-        throw error("{} exchanges data between replicas, but {} does host IO inside the program, which makes "
+        throw error("{} exchanges data between replicas, but {} reads a host stream inside a subgraph, which makes "
                     "the {} replicas run one after the other; remove one of them",
-                    c->debugName(), hostIO->debugName(), R);
+                    c->debugName(), load->debugName(), R);
       sequential_ = true;
     }
     threads_ = std::make_unique<ReplicaThreads>(R, std::max(1, omp_get_max_threads() / static_cast<int>(R)));
@@ -243,8 +263,6 @@ void Executor::prepare() {
                                                     ir_.getSessionOptions().getAccumulationFactor();
       const int64_t K = std::max<int64_t>(1, std::min<int64_t>(perRun, static_cast<int64_t>(segs.size())));
       const int threads = std::max(1, omp_get_max_threads() / static_cast<int>(stages.size() * R));
-      std::map<TensorId, TensorInfo> anchors;
-      for (const auto &id : ir_.getDataFlow().anchors()) anchors[id] = ir_.getMainGraph().getTensor(id)->info;
       for (auto &replica : replicas_) {  // each replica its own pipeline
         std::vector<Devicex *> instances{replica.get()};
         for (int64_t k = 1; k < K; ++k) {
@@ -253,8 +271,8 @@ void Executor::prepare() {
           instances.push_back(pipelineInstances_.back().get());
         }
         pipelines_.push_back(std::make_unique<PipelineRunner>(instances, threads));
-        if (R > 1) staged_.push_back(std::make_unique<StagedStepIO>(anchors));
       }
+      if (R > 1) replicaIO_ = std::make_unique<ReplicaStepIO>(R, anchorInfos(ir_));
     } else {
       logging::devicex::warn("enablePipelining: the stages run one after the other: {}", why);
     }
@@ -320,7 +338,7 @@ void Executor::runPipelined(IStepIO &io) {
   // As runSteps: micro-batch m of replica r draws with counter base + m G + offset + r.
   auto counter = [&](int64_t m, int64_t r) { return base + static_cast<uint64_t>(m * G + offset + r); };
   // Replica r's micro-batches m = 0 .. count-1, (b0 + m / accum, m % accum), through its pipeline.
-  auto runReplica = [&](int64_t r, IStepIO &rio, StagedStepIO *staged, int64_t b0, int64_t count) {
+  auto runReplica = [&](int64_t r, IStepIO &rio, int64_t b0, int64_t count) {
     Devicex &main = *replicas_[static_cast<size_t>(r)];
     pipelines_[static_cast<size_t>(r)]->run(
         count,
@@ -329,27 +347,20 @@ void Executor::runPipelined(IStepIO &io) {
           d.beginMicroBatch(rio, mbOf(b, a, r), counter(b * accum + a, r));
           d.readInputs();
         },
-        [&](int64_t m, Devicex &d) {
-          if (staged) staged->setMicroBatch(m);
-          main.writeAnchorsFrom(d, rio, mbOf(b0 + m / accum, m % accum, r));
-        });
+        [&](int64_t m, Devicex &d) { main.writeAnchorsFrom(d, rio, mbOf(b0 + m / accum, m % accum, r)); });
   };
   // Several replicas: each pipeline reads its inputs staged beforehand and
   // records its anchors, in the [micro-batch, replica] order of the step's data.
   auto runBatches = [&](int64_t b0, int64_t count) {
-    if (R == 1) return runReplica(0, io, nullptr, b0, count);
-    for (auto &s : staged_) s->clear();
+    if (R == 1) return runReplica(0, io, b0, count);
+    replicaIO_->clear();
     if (opts.syntheticDataMode == SyntheticDataMode::Off)
       for (int64_t m = 0; m < count; ++m)
         for (int64_t r = 0; r < R; ++r)
           for (const Tensor *t : ir_.getMainGraph().getTensors().getOfType(TensorType::Stream))
-            staged_[static_cast<size_t>(r)]->stageInput(io, t->id, t->info.nelms());
-    forReplicas([&](int64_t r) {
-      StagedStepIO &s = *staged_[static_cast<size_t>(r)];
-      runReplica(r, s, &s, b0, count);
-    });
-    for (int64_t m = 0; m < count; ++m)
-      for (auto &s : staged_) s->replayAnchors(io, m);
+            replicaIO_->stageInput(io, r, t->id, t->info.nelms());
+    forReplicas([&](int64_t r) { runReplica(r, replicaIO_->replicaIO(r), b0, count); });
+    replicaIO_->writeAnchors(io);
   };
   if (!ir_.isTraining()) {
     runBatches(0, bps * accum);
@@ -519,9 +530,13 @@ void Executor::runSteps(IStepIO &io, int64_t bps, int64_t accum) {
   auto counter = [&](int64_t b, int64_t a, int64_t r) {
     return base + static_cast<uint64_t>((b * accum + a) * G + offset + r);
   };
-  if (hostIO_) return runWithReplicaHostIO(io, counter(0, 0, 0));
+  if (replicaIO_ && ir_.isExplicitProgram()) return runWithReplicaHostIO(io, counter(0, 0, 0));
   for (int64_t b = 0; b < bps; ++b) {
     for (int64_t a = 0; a < accum; ++a) {
+      if (replicaIO_) {
+        runMicroBatchWithHostIO(io, {b, 0, b == 0 && a == 0, b == bps - 1 && a == accum - 1}, counter(b, a, 0));
+        continue;
+      }
       for (int64_t r = 0; r < R; ++r) {
         Devicex &d = *replicas_[static_cast<size_t>(r)];
         d.beginMicroBatch(io, {b, r, b == 0 && a == 0, b == bps - 1 && a == accum - 1}, counter(b, a, r));
@@ -536,22 +551,19 @@ void Executor::runSteps(IStepIO &io, int64_t bps, int64_t accum) {
       if (!sequential_)
         for (auto &d : replicas_) d->writeAnchors();
     }
-    if (replicas_.front()->hasOuter())
+    if (replicas_.front()->hasOuter()) {
       forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter(b + 1, 0, 0)); });
+      if (replicaIO_) replicaIO_->writeAnchors(io);  // what HostStore ops of the outer program stored
+    }
   }
   ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
 }
 
-// An explicit program with host IO ops: the replicas run at once, each
-// through its own slots of the host streams (replica_host_io.hpp).
-void Executor::runWithReplicaHostIO(IStepIO &io, uint64_t counter) {
-  struct Finish {
-    ReplicaHostIO &slots;
-    ~Finish() { slots.finish(); }
-  } finish{*hostIO_};
-  hostIO_->take(io, ir_.getDataFlow().batchesPerStep());
+// Every replica runs `mb` (its replica field aside) at once through its view
+// of the step IO; RNG counter `counter` + r for replica r.
+void Executor::runReplicasOnViews(IStepIO &io, const Devicex::MicroBatch &mb, uint64_t counter) {
   for (int64_t r = 0; r < localReplicas(); ++r)
-    replicas_[static_cast<size_t>(r)]->beginMicroBatch(hostIO_->replicaIO(r), {0, r, true, true},
+    replicas_[static_cast<size_t>(r)]->beginMicroBatch(replicaIO_->replicaIO(r), {mb.batch, r, mb.first, mb.last},
                                                        counter + static_cast<uint64_t>(r));
   forReplicas([&](int64_t r) {
     Devicex &d = *replicas_[static_cast<size_t>(r)];
@@ -559,6 +571,28 @@ void Executor::runWithReplicaHostIO(IStepIO &io, uint64_t counter) {
     d.runMain();
     d.writeAnchors();
   });
+  replicaIO_->writeAnchors(io);
+}
+
+// A program with host IO ops that is not explicit (SessionOptions::useHostCopyOps):
+// micro-batch mb's reads of every replica are staged in replica order, as
+// replicas running one after the other would read them.
+void Executor::runMicroBatchWithHostIO(IStepIO &io, const Devicex::MicroBatch &mb, uint64_t counter) {
+  replicaIO_->clear();
+  for (int64_t r = 0; r < localReplicas(); ++r)
+    for (const auto &[id, read] : hostReads_)
+      for (int64_t i = 0; i < read.second; ++i) replicaIO_->stageInput(io, r, id, read.first);
+  runReplicasOnViews(io, mb, counter);
+}
+
+// An explicit program with host IO ops: one run reads batchesPerStep values of
+// each stream per replica, laid out [batchesPerStep, replicas, ...].
+void Executor::runWithReplicaHostIO(IStepIO &io, uint64_t counter) {
+  const int64_t R = localReplicas();
+  replicaIO_->clear();
+  for (const auto &[id, read] : hostReads_)
+    for (int64_t k = 0; k < read.second * R; ++k) replicaIO_->stageInput(io, k % R, id, read.first);
+  runReplicasOnViews(io, {0, 0, true, true}, counter);
   ir_.randomState().counter = counter - static_cast<uint64_t>(comm_->globalOffset()) +
                               static_cast<uint64_t>(comm_->globalReplicas());
 }

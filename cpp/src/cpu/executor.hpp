@@ -13,9 +13,8 @@ namespace popart::popx {
 class Communicator;
 class ReplicaThreads;
 class PipelineRunner;
-class StagedStepIO;
+class ReplicaStepIO;
 class ProcessGroup;
-class ReplicaHostIO;
 struct SharedUpdates;
 
 class Executor {
@@ -77,6 +76,10 @@ private:
   void runPipelined(IStepIO &io);
   /// One run of an explicit program with host IO ops on every replica at once.
   void runWithReplicaHostIO(IStepIO &io, uint64_t rngCounter);
+  /// One micro-batch of a (non-explicit) program with host IO ops on every replica at once.
+  void runMicroBatchWithHostIO(IStepIO &io, const Devicex::MicroBatch &mb, uint64_t rngCounter);
+  /// Every replica runs `mb` at once through its view of the step IO, then the anchors go to `io`.
+  void runReplicasOnViews(IStepIO &io, const Devicex::MicroBatch &mb, uint64_t rngCounter);
   /// Pipelining applies: stages annotated, one local replica, and weights that
   /// change only between batches (inference, or training with accumulation).
   bool pipelineApplies(std::string &why) const;
@@ -90,10 +93,13 @@ private:
   std::unique_ptr<Communicator> comm_;
   std::vector<std::unique_ptr<Devicex>> replicas_;
   std::unique_ptr<ReplicaThreads> threads_;
-  std::unique_ptr<ReplicaHostIO> hostIO_;  // per-replica host stream slots (explicit programs with host IO)
+  // Several local replicas that do not read the step IO in turn (host IO ops,
+  // pipelines): each replica's view of the step IO, and for host IO ops the
+  // streams read with (elements, reads per micro-batch or explicit run).
+  std::unique_ptr<ReplicaStepIO> replicaIO_;
+  std::map<TensorId, std::pair<int64_t, int64_t>> hostReads_;
   std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of the replicas
   std::vector<std::unique_ptr<PipelineRunner>> pipelines_;   // one per local replica
-  std::vector<std::unique_ptr<StagedStepIO>> staged_;        // the replicas' step IO when several pipelines run
   std::unique_ptr<SharedUpdates> shared_;  // weights the local replicas share and update a slice each
 
   bool prepared_ = false, sequential_ = false;

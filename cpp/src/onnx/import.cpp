@@ -252,7 +252,8 @@ Attributes GraphImporter::convertAttributes(const onnxpb::Node &n, Op::Settings 
     else if (a.name == "__partials_type") s.partialsType = a.s;
     else if (a.name == "__exclude_patterns") s.excludePatterns = a.strings;
     else if (a.name == "__collectiveOperator" || a.name == "__collectiveCommGroup" ||
-             a.name == "__collectiveReplicaGrouping")  // read by collective ops
+             a.name == "__collectiveReplicaGrouping" ||
+             a.name == "__collectiveReplicaGroupingReplicas")  // read by collective ops
       attrs.setAttribute(a.name, convertAttribute(a, n.name.empty() ? n.opType : n.name));
     else if (a.name.rfind("__", 0) == 0) continue;  // other builder annotations
     else attrs.setAttribute(a.name, convertAttribute(a, n.name.empty() ? n.opType : n.name));

@@ -1,6 +1,7 @@
 // Replicated collectives (ai.graphcore, opset 1), over the replicas of the
 // op's replica grouping (attribute __collectiveReplicaGrouping = [stride, group
-// size]: groups of replicas start + k * stride, as ReplicaGrouping defines them)
+// size]: groups of replicas start + k * stride, as ReplicaGrouping defines them;
+// __collectiveReplicaGroupingReplicas, when present, the replicas it was made for)
 // or else its CommGroup (attribute __collectiveCommGroup = [type, size], default All)
 // with the CollectiveOperator __collectiveOperator (default Add):
 //   ReplicatedAllReduce(x) -> y, y = op over the group of x (same shape);
@@ -56,6 +57,11 @@ ReplicaGrouping replicaGrouping(const Op &op) {
   }
   if (rg.size() != 2 || rg[0] < 1 || rg[1] < 1)
     throw error("{}: attribute __collectiveReplicaGrouping must be [stride, group size], both positive", op.debugName());
+  const int64_t over = op.attr<Attributes::Int>("__collectiveReplicaGroupingReplicas", replicas);
+  if (over != replicas)
+    throw error("{}: its replica grouping (stride {}, group size {}) is over {} replicas, but the session runs {} "
+                "(global) replicas",
+                op.debugName(), rg[0], rg[1], over, replicas);
   if (replicas % (rg[0] * rg[1]) != 0)
     throw error("{}: replica grouping (stride {}, group size {}) does not divide the replication factor {}",
                 op.debugName(), rg[0], rg[1], replicas);

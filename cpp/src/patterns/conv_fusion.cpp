@@ -43,14 +43,14 @@ int addendIndex(const Op *add, const Op *conv) {
 }
 
 /// The ops fused into `conv`: an optional BatchNormalization, then an optional Add and an optional Relu.
-struct FusionChain {
+struct ConvChain {
   Op *bn = nullptr, *add = nullptr, *relu = nullptr;
   int addend = -1;
   bool empty() const { return !bn && !add && !relu; }
 };
 
-FusionChain fusionChain(Op *conv) {
-  FusionChain f;
+ConvChain convChain(Op *conv) {
+  ConvChain f;
   Op *next = soleConsumer(conv);
   if (next && fusibleBatchNorm(next, conv) && !constrained(next)) {
     f.bn = next;
@@ -73,12 +73,12 @@ class ConvFusion final : public Pattern {
 public:
   bool matches(Op *op) const override {
     if (!isOnnx(op, "Conv") || op->getIr().isTraining() || constrained(op)) return false;
-    return !fusionChain(op).empty();
+    return !convChain(op).empty();
   }
 
   bool apply(Op *conv) const override {
     Graph &g = conv->getGraph();
-    FusionChain f = fusionChain(conv);
+    ConvChain f = convChain(conv);
     std::map<InIndex, TensorId> ins;
     for (const auto &[i, t] : conv->input->tensorMap()) ins[i] = t->id;
     if (f.add) ins[3] = f.add->inId(f.addend);

@@ -29,6 +29,11 @@ inline Op *soleConsumer(const Op *op) {
   return sameStage ? c : nullptr;
 }
 
+/// Whether the fused kernels handle element type `t` (float, float16 and double).
+inline bool fusibleFloat(DataType t) {
+  return t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::DOUBLE;
+}
+
 inline bool fusibleRelu(const Op *op) { return isOnnx(op, "Relu") && op->input->n() == 1; }
 
 /// Whether `op` takes part in a topological constraint (fusing it would drop the constraint).

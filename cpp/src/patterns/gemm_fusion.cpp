@@ -12,12 +12,12 @@ namespace popart {
 namespace {
 
 using fusion::constrained;
+using fusion::fusibleFloat;
 using fusion::fusibleRelu;
 using fusion::isOnnx;
 using fusion::scalarOp;
 using fusion::soleConsumer;
 
-bool isFloat(DataType t) { return t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::DOUBLE; }
 
 bool fusibleProduct(const Op *op) {
   if (isOnnx(op, "Gemm")) return op->input->n() >= 2 && op->hasInput(0) && op->hasInput(1);
@@ -114,7 +114,7 @@ FusionChain fusionChain(Op *mm) {
 class GemmFusion final : public Pattern {
 public:
   bool matches(Op *op) const override {
-    if (!fusibleProduct(op) || op->getIr().isTraining() || constrained(op) || !isFloat(op->outInfo(0).dataType()))
+    if (!fusibleProduct(op) || op->getIr().isTraining() || constrained(op) || !fusibleFloat(op->outInfo(0).dataType()))
       return false;
     return !fusionChain(op).empty();
   }

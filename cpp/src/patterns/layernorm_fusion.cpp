@@ -14,12 +14,12 @@ namespace popart {
 namespace {
 
 using fusion::constrained;
+using fusion::fusibleFloat;
 using fusion::internal;
 using fusion::isOnnx;
 using fusion::scalarOp;
 using fusion::soleConsumer;
 
-bool isFloat(DataType t) { return t == DataType::FLOAT || t == DataType::FLOAT16 || t == DataType::DOUBLE; }
 
 /// A ReduceMean of its single input over the last axis only, keeping the dimension.
 bool meanOverLastAxis(const Op *op) {
@@ -55,7 +55,7 @@ struct Chain {
 
 Chain layerNormChain(Op *mean) {
   Chain c;
-  if (!meanOverLastAxis(mean) || !isFloat(mean->inInfo(0).dataType())) return {};
+  if (!meanOverLastAxis(mean) || !fusibleFloat(mean->inInfo(0).dataType())) return {};
   c.x = mean->inTensor(0);
   Op *sub = soleConsumer(mean);
   if (!sub || otherInput(sub, "Sub", mean->outTensor(0), 1) != c.x) return {};

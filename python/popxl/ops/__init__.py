@@ -42,3 +42,13 @@ import importlib as _importlib  # noqa: E402
 _importlib.import_module("popxl.ops.call")  # loaded now, so the function below keeps the name ops.call
 from popxl.ops._call import call  # noqa: F811,E402
 from popxl.ops import collectives  # noqa: F401,E402
+
+
+def __getattr__(name):
+    """A missing op: for `x_` where ops.x exists, say that PopXL has no in-place form of it."""
+    base = name[:-1]
+    if name.endswith("_") and not name.startswith("_") and callable(globals().get(base)):
+        raise AttributeError(f"module 'popxl.ops' has no attribute '{name}': PopXL has no in-place form of "
+                             f"ops.{base} (its output need not fit its first input); use ops.{base}, which "
+                             "returns a new tensor")
+    raise AttributeError(f"module 'popxl.ops' has no attribute '{name}'")

@@ -5,11 +5,13 @@ from typing import Optional, Union
 
 import numpy as np
 
+import popart
 from popxl import context
 from popxl.ops._core import _GC, _op, _sequence, init
 from popxl.tensor import Tensor, constant
 
 _Offset = Union[int, Tensor]
+_log = popart.getLogger("python")
 
 
 def _buffer(remote_buffer, g, what: str):
@@ -30,6 +32,16 @@ def _offset(remote_buffer, offset: _Offset, g, what: str) -> Tensor:
         return offset
     index = remote_buffer._check_offset(offset, what)
     return constant(np.asarray(index, dtype=np.int32), name="offset")
+
+
+def _store_arguments(remote_buffer, offset, t):
+    """remote_store's (remote_buffer, offset, t), also from arguments given as (t, remote_buffer, offset)."""
+    from popxl.remote import RemoteBuffer
+    if isinstance(remote_buffer, Tensor) and isinstance(offset, RemoteBuffer):
+        _log.info(f"remote_store: arguments taken as (t, remote_buffer, offset) from their types; the "
+                  f"documented order is remote_store(remote_buffer, offset, t)")
+        return offset, t, remote_buffer
+    return remote_buffer, offset, t
 
 
 def _attrs(remote_buffer) -> dict:
@@ -61,7 +73,9 @@ def remote_load_(remote_buffer, offset: _Offset, t: Tensor) -> Tensor:
 
 
 def remote_store(remote_buffer, offset: _Offset, t: Tensor) -> None:
-    """Stores `t` in entry `offset` of `remote_buffer`."""
+    """Stores `t` in entry `offset` of `remote_buffer`. The order (t, remote_buffer, offset) is accepted
+    too: a Tensor first and a RemoteBuffer second can mean nothing else."""
+    remote_buffer, offset, t = _store_arguments(remote_buffer, offset, t)
     g = context.get_current_graph()
     g._check_mutable("remote_store")
     b = _buffer(remote_buffer, g, "remote_store")

@@ -185,34 +185,36 @@ def _local_slice(t: Tensor, axis: int, group, what: str) -> Tensor:
     return transpose(out, inverse) if axis else out
 
 
-def all_reduce(ts: List[Tensor], ipus: Optional[List[int]] = None, op: str = "add") -> List[Tensor]:
-    """The reduction of tensors `ts` (one per IPU of a replica), copied to every IPU: on the CPU every
-    IPU shares memory, so each result is the reduction."""
+def _all_reduce(ts: List[Tensor], ipus: Optional[List[int]], op: str, what: str, **flags) -> List[Tensor]:
+    """The ai.graphcore AllReduce op over `ts` (one tensor per IPU of a replica)."""
+    ts = list(ts)
     if not ts:
-        raise ValueError("all_reduce: no tensors")
-    if ipus is not None and len(ipus) != len(ts):
-        raise ValueError(f"all_reduce: {len(ts)} tensors but {len(ipus)} ipus")
-    from popxl import ops
-    fns = {"add": ops.add, "mul": ops.mul, "min": ops.minimum, "max": ops.maximum}
-    if op not in fns and op != "mean":
-        raise ValueError(f"all_reduce: op '{op}' is not one of add, mean, mul, min, max")
-    acc = ts[0]
-    for t in ts[1:]:
-        acc = fns["add" if op == "mean" else op](acc, t)
-    if op == "mean":
-        acc = acc / len(ts)
-    return [acc for _ in ts]
+        raise ValueError(f"{what}: no tensors")
+    if op not in ("add", "mean", "mul", "min", "max"):
+        raise ValueError(f"{what}: op '{op}' is not one of add, mean, mul, min, max")
+    attrs = {"__collectiveOperator": _OPERATORS[op], **{k: int(v) for k, v in flags.items()}}
+    if ipus is not None:
+        if len(ipus) != len(ts):
+            raise ValueError(f"{what}: {len(ts)} tensors but {len(ipus)} ipus")
+        attrs["ipus"] = [int(i) for i in ipus]
+    return _op("AllReduce", ts, attrs, domain=_GC, n_out=len(ts))
 
 
-def all_reduce_identical_inputs(ts: List[Tensor], ipus: Optional[List[int]] = None) -> List[Tensor]:
-    """For inputs known to be equal on every IPU of a replica: the forward pass passes each through (the
-    reduction PopXL does is in the backward pass, which sums the gradients)."""
-    if ipus is not None and len(ipus) != len(ts):
-        raise ValueError(f"all_reduce_identical_inputs: {len(ts)} tensors but {len(ipus)} ipus")
-    from popxl import ops
-    return [ops.add(t, np.zeros((), t.dtype.as_numpy())) for t in ts]
+def all_reduce(ts: List[Tensor], ipus: Optional[List[int]] = None, op: str = "add") -> List[Tensor]:
+    """The reduction (`op`: add, mean, mul, min or max) of tensors `ts`, one per IPU of a replica, handed
+    to every IPU. Its gradient is the same reduction (add or mean) of the outputs' gradients."""
+    return _all_reduce(ts, ipus, op, "all_reduce")
 
 
-def all_reduce_identical_grad_inputs(ts: List[Tensor], ipus: Optional[List[int]] = None) -> List[Tensor]:
-    """The sum over the IPUs of a replica, for outputs whose gradients are equal on every IPU."""
-    return all_reduce(ts, ipus, "add")
+def all_reduce_identical_inputs(ts: List[Tensor], ipus: Optional[List[int]] = None,
+                                op: str = "add") -> List[Tensor]:
+    """all_reduce of tensors known to be equal on every IPU: each output is its own input, while the
+    gradient is still the reduction of the outputs' gradients."""
+    return _all_reduce(ts, ipus, op, "all_reduce_identical_inputs", identicalInputs=True)
+
+
+def all_reduce_identical_grad_inputs(ts: List[Tensor], ipus: Optional[List[int]] = None,
+                                     op: str = "add") -> List[Tensor]:
+    """all_reduce whose outputs' gradients are known to be equal on every IPU: the forward reduces, and
+    each input's gradient is its own output's gradient."""
+    return _all_reduce(ts, ipus, op, "all_reduce_identical_grad_inputs", identicalGradInputs=True)

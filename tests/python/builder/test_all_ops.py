@@ -207,6 +207,8 @@ def test_graphcore_op(op):
         out = method(inputs, 0, "dbg", title="t")
     elif op in ("ReplicatedAllReduce", "ReplicatedReduceScatter"):
         out = method(inputs, popart.CollectiveOperator.Add, popart.CommGroup(popart.CommGroupType.All, 0))
+    elif op == "ReplicatedAllGather":
+        out = method(inputs, popart.CommGroup(popart.CommGroupType.All, 0))
     else:
         out = method(inputs, *pos, **attrs) if spec.max_inputs else method(*pos, **attrs)
     model = onnx.load_from_string(builder.getModelProto())
@@ -217,13 +219,14 @@ def test_graphcore_op(op):
     assert {o.domain: o.version for o in model.opset_import}["ai.graphcore"] == 1
     written = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
     for a in spec.attrs:
-        if a.required and op not in ("Init", "ReplicatedAllReduce", "ReplicatedReduceScatter"):
+        if a.required and op not in ("Init", "ReplicatedAllReduce", "ReplicatedReduceScatter", "ReplicatedAllGather"):
             assert a.name in written, (op, a.name)
     if op == "PrintTensor":
         assert written["title"] == b"t" and written["print_gradient"] == 0
         assert node.name == "dbg"
     if op.startswith("Replicated"):
-        assert written["__collectiveOperator"] == 0 and written["__collectiveCommGroup"] == [0, 0]
+        assert written["__collectiveCommGroup"] == [0, 0]
+        assert written.get("__collectiveOperator") == (None if op == "ReplicatedAllGather" else 0)
     if op == "Init":
         assert written["shape"] == [2, 3] and written["batch_axis"] == 0
     if spec.max_outputs == 0:

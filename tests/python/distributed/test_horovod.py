@@ -78,6 +78,7 @@ def test_distributed_optimizer_needs_host_allreduce_option(tmp_path):
             "hvd.init()\n"
             "try:\n    hvd.DistributedOptimizer(None, None, popart.SessionOptions())\n"
             "except popart.popart_exception as e:\n    print('ERR', e)\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.join(REPO, "distributions", "horovod-popart")] + sys.path))
+    path = [os.path.join(REPO, "distributions", "horovod-popart")] + sys.path
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
     assert "hostAllReduce = True" in p.stdout, p.stdout + p.stderr

@@ -29,8 +29,9 @@ def mpirun(args, n=2, timeout=120, env=None, script=None, cwd=None, mpi_args=())
     return p, time.time() - t0
 
 
-@pytest.mark.parametrize("local,micro,opt", [(1, 1, "sgd"), (1, 1, "adam"), (1, 2, "sgd"), (2, 1, "sgd"),
-                                             (2, 2, "adam")])
+@pytest.mark.parametrize("opt", ["sgd", "adam"])
+@pytest.mark.parametrize("micro", [1, 2])
+@pytest.mark.parametrize("local", [1, 2])
 def test_processes_equal_one_replica_on_full_batch(tmp_path, local, micro, opt):
     out = str(tmp_path / "w.npz")
     p, _ = mpirun(["train", out, str(local), str(micro), opt])

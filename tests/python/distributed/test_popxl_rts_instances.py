@@ -26,3 +26,12 @@ def test_sharded_variables_span_instances(tmp_path, local):
         np.testing.assert_allclose(got["a"], a + R * 2 * a)
         np.testing.assert_array_equal(got["b"], b + 1)
         np.testing.assert_array_equal(got["b_after_write"], -b + 1)
+        # "all_replicas": every instance reads each replica's value of c (shards 2 + 1 of 3 elements,
+        # held by replicas of a group in different instances), and writes one value per replica
+        assignment = list(got["c_assignment"])
+        assert assignment == ([0, 1, 0, 1] if R == 4 else [0, 0])
+        c0 = np.arange(max(assignment) * 3 + 3, dtype=np.float32).reshape(-1, 3) + 1
+        d = np.arange(R * 2, dtype=np.float32).reshape(R, 2) * 10
+        added = [np.concatenate([d[q] for q in range(R) if assignment[q] == assignment[r]])[:3] for r in range(R)]
+        np.testing.assert_array_equal(got["c"], c0[assignment] + added)
+        np.testing.assert_array_equal(got["c_after_write"], -(np.array(assignment, np.float32)[:, None] + 1) + added)

@@ -130,7 +130,8 @@ def test_variable_grouping_properties():
 
 def test_tensor_location_types():
     loc = popxl.TensorLocation(popxl.TensorStorage.OffChip, popxl.ReplicatedTensorSharding.On)
-    assert loc.storage == popxl.TensorStorage.OffChip and loc.replicated_tensor_sharding == popxl.ReplicatedTensorSharding.On
+    assert loc.storage == popxl.TensorStorage.OffChip
+    assert loc.replicated_tensor_sharding == popxl.ReplicatedTensorSharding.On
     assert loc != popxl.TensorLocation()
     with pytest.raises(TypeError, match="TensorStorage"):
         popxl.TensorLocation("OffChip")
@@ -172,3 +173,24 @@ def test_op_debug_context_decorator():
     with ir.main_graph:
         other(popxl.variable(np.ones(2, np.float32)))
     assert calls == ["named", "named/layer"] and popxl.context._debug_prefix() == ""
+
+
+def test_missing_in_place_op_names_the_op():
+    """ops.x_ where only ops.x exists (the guide's distributed RTS examples call ops.matmul_, which no
+    PopXL API index lists): an AttributeError naming both; other missing names stay plain."""
+    with pytest.raises(AttributeError, match="no attribute 'matmul_': PopXL has no in-place form of ops.matmul"):
+        popxl.ops.matmul_
+    assert not hasattr(popxl.ops, "matmul_") and callable(popxl.ops.add_) and callable(popxl.ops.relu_)
+    with pytest.raises(AttributeError, match=r"^module 'popxl.ops' has no attribute 'no_such_op'$"):
+        popxl.ops.no_such_op
+    with pytest.raises(AttributeError, match=r"^module 'popxl.ops' has no attribute 'no_such_op_'$"):
+        popxl.ops.no_such_op_
+
+
+def test_dtypes_int_is_an_alias_of_int32():
+    """Not in the guide's dtype table; the guide's manual-remote-buffer RTS example names it for Python
+    ints, which PopXL makes int32."""
+    assert popxl.dtypes.int is popxl.int32
+    with popxl.Ir().main_graph:
+        assert popxl.constant([1, 1]).dtype == popxl.dtypes.int
+    assert not hasattr(popxl, "int")

@@ -288,8 +288,8 @@ def test_sharding_arguments_are_checked():
         buf = popxl.remote_buffer((3,), popxl.float32)
         with pytest.raises(ValueError, match=r"split into 4 shards of \(2,\) does not fit the slots"):
             popxl.remote_replica_sharded_variable(np.zeros(6, np.float32), buf)
-        with pytest.raises(ValueError, match="'all_replicas' is not available for remote"):
-            popxl.replica_sharded_variable(np.zeros(8, np.float32), retrieval_mode="all_replicas")
+        with pytest.raises(ValueError, match="'v': retrieval_mode 'all' is not 'one_per_group' or 'all_replicas'"):
+            popxl.replica_sharded_variable(np.zeros(8, np.float32), name="v", retrieval_mode="all")
         with pytest.raises(ValueError, match="the replica grouping is for 2 replicas, the Ir has 4"):
             popxl.replica_sharded_variable(np.zeros(8, np.float32),
                                            replica_grouping=popxl.Ir(replication=2).replica_grouping())
@@ -422,3 +422,84 @@ def test_sharding_divides_each_replicas_weight_memory():
     np.testing.assert_array_equal(full_value, x + 1)
     np.testing.assert_array_equal(shard_value, x + 1)
     assert full_mb >= 0.5 and shard_mb <= full_mb / 3, (full_mb, shard_mb)
+
+
+def test_replica_sharded_variable_holds_one_shard_per_replica():
+    """The variable and the shard replica_sharded_variable returns are one device tensor: a replica's
+    persistent memory is one shard (a quarter of the variable with 4 replicas), as much as a remote
+    replica-sharded variable's, not a shard beside a second copy of it."""
+    x = np.arange(1 << 16, dtype=np.float32)
+    shard_mb = x.nbytes / 4 / 1e6
+
+    def run(build):
+        ir = popxl.Ir(replication=4)
+        with ir.main_graph, popxl.in_sequence():
+            v = build()
+        with popxl.Session(ir, "ipu_model") as s:
+            s.run()
+            return persistent_mb(s), s.get_tensor_data(v)
+
+    def replica_sharded():
+        v, shard = popxl.replica_sharded_variable(x, name="v")
+        ops.var_updates.copy_var_update_(shard, ops.add(shard, popxl.constant(np.float32(1))))
+        return v
+
+    def remote_sharded():
+        buf = popxl.replica_sharded_buffer(x.shape, popxl.float32)
+        v = popxl.remote_replica_sharded_variable(x, buf, 0, name="v")
+        ops.remote_store(buf, 0, ops.add(ops.remote_load(buf, 0), popxl.constant(np.float32(1))))
+        return v
+    mb, value = run(replica_sharded)
+    remote_mb, remote_value = run(remote_sharded)
+    np.testing.assert_array_equal(value, x + 1)
+    np.testing.assert_array_equal(remote_value, x + 1)
+    assert shard_mb <= mb < 1.25 * shard_mb, (mb, shard_mb)
+    assert abs(mb - remote_mb) < 0.01, (mb, remote_mb)
+
+
+def test_buffer_and_offset_in_swapped_positions_are_taken_by_type():
+    """remote_variable / remote_replica_sharded_variable(data, offset, buffer) and remote_store(t, buffer,
+    offset), as the guide's manual-remote-buffer RTS example writes them: a RemoteBuffer cannot be an
+    offset, nor a Tensor a buffer, so the arguments have one meaning."""
+    x = np.arange(6, dtype=np.int32) + 1
+    ir = popxl.Ir(replication=2)
+    with ir.main_graph, popxl.in_sequence():
+        buf = popxl.replica_sharded_buffer((6,), popxl.dtypes.int, entries=2)
+        v = popxl.remote_replica_sharded_variable(x, 1, buf, name="v")
+        plain = popxl.remote_buffer((2,), popxl.int32)
+        w = popxl.remote_variable(np.array([5, 6], np.int32), 0, plain, name="w")
+        shard = ops.remote_load(buf, 1)
+        ops.remote_store(ops.add(shard, popxl.constant(np.int32(10))), buf, 1)
+        ops.remote_store(ops.negate(ops.remote_load(plain, 0)), plain, 0)
+        with pytest.raises(TypeError, match="expected a popxl.RemoteBuffer, got int"):
+            popxl.remote_variable(x, 0, 1)
+        with pytest.raises(TypeError, match="remote_store: expected a popxl.Tensor, got int"):
+            ops.remote_store(buf, shard, 0)  # a Tensor as the offset: not a swap
+    assert popxl.dtypes.int is popxl.int32 and buf.tensor_dtype == popxl.int32
+    with popxl.Session(ir, "ipu_model") as s:
+        s.run()
+        np.testing.assert_array_equal(s.get_tensor_data(v), x + 10)
+        np.testing.assert_array_equal(s.get_tensor_data(w), [-5, -6])
+
+
+def test_bad_groupings_of_remote_and_sharded_variables_name_the_variable():
+    """A grouping that does not fit the Ir's replicas, a shard_over that does not divide the group, and
+    host data not shaped per group: each error names the variable."""
+    ir = popxl.Ir(replication=4)
+    other = popxl.Ir(replication=2).replica_grouping(group_size=1)
+    with ir.main_graph:
+        buf = popxl.remote_buffer((4,), popxl.float32, entries=2)
+        with pytest.raises(ValueError, match="remote_variable 'v': the replica grouping is for 2 replicas, the Ir "
+                                             "has 4"):
+            popxl.remote_variable(np.zeros((2, 4), np.float32), buf, 0, name="v", replica_grouping=other)
+        with pytest.raises(ValueError, match="remote_replica_sharded_variable 's': shard_over 3 does not divide the "
+                                             "replica group size 4"):
+            popxl.remote_replica_sharded_variable(np.zeros(16, np.float32), buf, 1, name="s", shard_over=3)
+        with pytest.raises(ValueError, match=r"replica_sharded_variable 'r': a variable of 2 replica groups needs host "
+                                             r"data shaped \(groups, ...\)"):
+            popxl.replica_sharded_variable(np.zeros(4, np.float32), name="r",
+                                           replica_grouping=ir.replica_grouping(group_size=2))
+        with pytest.raises(ValueError, match="replica_sharded_variable 'q': the replica grouping is for 2 replicas"):
+            popxl.replica_sharded_variable(np.zeros((2, 4), np.float32), name="q", replica_grouping=other)
+    with pytest.raises(ValueError, match="group_size 3 does not divide the replication factor 4"):
+        ir.replica_grouping(group_size=3)
