@@ -22,11 +22,11 @@ mkdir -p "$out/onednn32" "$out/onednn313"
 # RPATH, not RUNPATH (--disable-new-dtags): libdnnl.so.3 of 3.13 finds libtbb, libsycl, libsvml ...
 # in its own folder only through the executable's RPATH (it has none of its own).
 m=$EVAL_PREFIX/lib
-"$CXX" "${flags[@]}" -fopenmp -DKB_WITH_MKL "$here/kernel_bench.cpp" \
+"$CXX" "${flags[@]}" -fopenmp -ffast-math -DKB_WITH_MKL "$here/kernel_bench.cpp" \
   -I"$DNNL32_PREFIX/include" -I"$EVAL_PREFIX/include" \
   -L"$DNNL32_PREFIX/lib" -ldnnl \
   "$m/libmkl_intel_lp64.so.3" "$m/libmkl_gnu_thread.so.3" "$m/libmkl_core.so.3" \
-  -Wl,--disable-new-dtags,-rpath,"$DNNL32_PREFIX/lib:$m" -o "$out/onednn32/kernel_bench"
+  -lmvec -Wl,--disable-new-dtags,-rpath,"$DNNL32_PREFIX/lib:$m" -o "$out/onednn32/kernel_bench"
 
 "$CXX" "${flags[@]}" "$here/kernel_bench.cpp" \
   -I"$EVAL_PREFIX/include" -L"$EVAL_PREFIX/lib" -ldnnl "$EVAL_PREFIX/lib/libtbb.so.12" \
