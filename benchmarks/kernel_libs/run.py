@@ -79,6 +79,8 @@ def workload_sets(case: str):
             sets.append((w, "inference"))
             if case.startswith("bert.scores") or case.startswith("bert.context"):
                 sets.append((w, "training"))  # the attention products run in the training forward too
+    elif w == "resnet18":
+        sets.append((w, "inference"))  # shared/bench trains the MLP, the CNN and the encoder only
     else:
         sets.append((w, "training"))  # forward products approximate the training forward
         if not grad:
@@ -158,7 +160,7 @@ def summarise(raw, peak, threads):
             print(line)
         print(f"\nWorkload totals at {t} thread(s) (cases weighted by their count; MKL rows use MKL for the "
               "GEMMs and oneDNN 3.2 for the convolutions; ms, ratio to oneDNN 3.2):\n")
-        print("| workload | " + " | ".join(backends) + " | CPU-time ratios |")
+        print("| workload | " + " | ".join(backends) + " | CPU time: ms, ratios |")
         print("|---|" + "---:|" * len(backends) + "---|")
         totals = defaultdict(lambda: defaultdict(float))
         cpus = defaultdict(lambda: defaultdict(float))
@@ -171,7 +173,7 @@ def summarise(raw, peak, threads):
                         cpus[s][b] += count_of(c) * x["cpu"]
         for s, per in totals.items():
             base = per[BASE]
-            cpu = " ".join(f"{b} {cpus[s][b] / cpus[s][BASE]:.2f}" for b in other)
+            cpu = f"{BASE} {cpus[s][BASE]:.3f} ms, " + " ".join(f"{b} {cpus[s][b] / cpus[s][BASE]:.2f}" for b in other)
             print(f"| {s[0]} {s[1]} | " + " | ".join(
                 f"{per[b]:.3f}" + ("" if b == BASE else f" ({per[b] / base:.2f})") for b in backends) + f" | {cpu} |")
     sums = {}
