@@ -191,15 +191,20 @@ struct PoolDnnl {
   }
 };
 
+/// True when x[0, n) holds a NaN: one vectorised pass (AVX-512/AVX2 clones chosen at load time; the library
+/// is built for baseline x86-64).
+__attribute__((target_clones("avx512f", "avx2", "default"))) bool spanHasNan(const float *x, int64_t n) {
+  int nan = 0;
+  for (int64_t j = 0; j < n; ++j) nan |= x[j] != x[j];
+  return nan != 0;
+}
+
 /// True when x[0, n) holds a NaN (a parallel scan that stops early).
 bool anyNan(const float *x, int64_t n) {
   std::atomic<bool> found{false};
   popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e && !found.load(std::memory_order_relaxed); i += 4096) {
-      bool nan = false;
-      for (int64_t j = i, end = std::min(e, i + 4096); j < end; ++j) nan |= x[j] != x[j];
-      if (nan) found.store(true, std::memory_order_relaxed);
-    }
+    for (int64_t i = b; i < e && !found.load(std::memory_order_relaxed); i += 1 << 14)
+      if (spanHasNan(x + i, std::min(e, i + (1 << 14)) - i)) found.store(true, std::memory_order_relaxed);
   }, 1 << 16);
   return found.load();
 }
