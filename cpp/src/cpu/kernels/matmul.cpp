@@ -246,7 +246,9 @@ bool growMatmulDnnl(popx::Sequence &prog, const popx::Opx &opx) {
   auto step = std::make_shared<PrimitiveStep>();
   auto a = step->staging.in(opx, 0), b = step->staging.in(opx, 1), y = step->staging.out(opx, 0);
   auto bm = boundB(*step, mm, mb, b.raw(), opx.inInfo(1).dataType() == DataType::FLOAT ? hostWritesOf(opx, 1) : nullptr);
-  step->add(mm, {{DNNL_ARG_SRC, dnnl_ctx::wrap(ma, a.raw())},
+  auto am = dnnl_ctx::wrap(ma, a.raw());
+  readsStream(opx, 0, am);
+  step->add(mm, {{DNNL_ARG_SRC, am},
                  {DNNL_ARG_WEIGHTS, bm},
                  {DNNL_ARG_DST, dnnl_ctx::wrap(my, y.raw())}});
   addStep(prog, step, opx);
@@ -303,7 +305,9 @@ bool growGemmDnnl(popx::Sequence &prog, const popx::Opx &opx, const GemmLoop &l,
   auto a = step->staging.in(opx, o.a), b = step->staging.in(opx, o.b), y = step->staging.out(opx, 0);
   auto bm = boundB(*step, mm, gemmMatrixDesc(l.k, l.n, o.tb), b.raw(),
                   opx.inInfo(o.b).dataType() == DataType::FLOAT ? hostWritesOf(opx, o.b) : nullptr);
-  PrimitiveStep::Args args{{DNNL_ARG_SRC, dnnl_ctx::wrap(gemmMatrixDesc(l.m, l.k, o.ta), a.raw())},
+  auto am = dnnl_ctx::wrap(gemmMatrixDesc(l.m, l.k, o.ta), a.raw());
+  readsStream(opx, o.a, am);
+  PrimitiveStep::Args args{{DNNL_ARG_SRC, am},
                            {DNNL_ARG_WEIGHTS, bm},
                            {DNNL_ARG_DST, dnnl_ctx::wrap(dnnl_ctx::plainDesc({l.m, l.n}), y.raw())}};
   if (withC) {
