@@ -192,9 +192,16 @@ struct PoolDnnl {
   }
 };
 
+// The library is built for baseline x86-64: hot loops get AVX-512 and AVX2 clones, picked when it loads.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define POPART_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define POPART_SIMD_CLONES
+#endif
+
 /// True when x[0, n) holds a NaN: one vectorised pass (AVX-512/AVX2 clones chosen at load time; the library
 /// is built for baseline x86-64).
-__attribute__((target_clones("avx512f", "avx2", "default"))) bool spanHasNan(const float *x, int64_t n) {
+POPART_SIMD_CLONES bool spanHasNan(const float *x, int64_t n) {
   int nan = 0;
   for (int64_t j = 0; j < n; ++j) nan |= x[j] != x[j];
   return nan != 0;
@@ -245,9 +252,7 @@ typedef int32_t Int16Lanes __attribute__((vector_size(64)));
 
 /// One output row (od, oh) of a max pool over one 16-channel block `x` (spatial sizes w.in, 16 channels
 /// innermost, oneDNN's nC[d][h]w16c) into `y`: a tap holding NaN makes the output NaN (numpy's max).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void maxPoolBlock16Row(const float *x, float *y,
-                                                                                    const Window3 &w, int64_t od,
-                                                                                    int64_t oh) {
+POPART_SIMD_CLONES void maxPoolBlock16Row(const float *x, float *y, const Window3 &w, int64_t od, int64_t oh) {
   int64_t d0, d1, h0, h1;
   w.taps(0, od, 0, w.in[0], d0, d1);
   w.taps(1, oh, 0, w.in[1], h0, h1);
