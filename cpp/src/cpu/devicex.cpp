@@ -330,6 +330,36 @@ const Sequence &Devicex::graphProgram(const Graph &g) {
   return programs_[g.id] = std::move(s);
 }
 
+void Devicex::addStreamReader(const Tensor *t, std::function<void(const void *)> rebind) {
+  streamReaders_[t].push_back(std::move(rebind));
+}
+
+bool Devicex::readsInPlace(const Tensor *t) const {
+  for (const auto &s : streams_)
+    if (s.t == t) return !s.rebind.empty();
+  return false;
+}
+
+// Every use of stream t re-points (addStreamReader), no op writes it or makes a view of it, no other tensor
+// shares its buffer, it is no anchor, and the step IO provides its data.
+bool Devicex::readableInPlace(const Tensor *t) const {
+  auto it = streamReaders_.find(t);
+  if (it == streamReaders_.end() || ir_.getDataFlow().isAnchored(t->id) || t->info.nbytes() == 0 ||
+      ir_.getSessionOptions().syntheticDataMode != SyntheticDataMode::Off || modifiedByOps(t))
+    return false;
+  size_t uses = 0;
+  for (Op *c : t->consumers.getOps())
+    for (int i : c->input->indices(const_cast<Tensor *>(t))) {
+      ++uses;
+      for (const auto &[o, out] : c->output->tensorMap())
+        if (c->aliases(i, o)) return false;
+    }
+  const void *own = buffers_.at(t);
+  for (const auto &[other, p] : buffers_)
+    if (p == own && other != t) return false;
+  return uses == it->second.size();
+}
+
 void Devicex::prepare() {
   for (const Graph *g : ir_.getAllGraphs())
     for (const auto &[id, op] : g->getOps())
@@ -341,7 +371,12 @@ void Devicex::prepare() {
       }
   graphProgram(ir_.getMainGraph());
   const auto &main = ir_.getMainGraph().getTensors();
-  for (Tensor *t : main.getOfType(TensorType::Stream)) streams_.emplace_back(t, buffers_[t]);
+  for (Tensor *t : main.getOfType(TensorType::Stream)) {
+    Stream s{t, buffers_[t], {}, buffers_[t]};
+    if (readableInPlace(t)) s.rebind = std::move(streamReaders_[t]);
+    streams_.push_back(std::move(s));
+  }
+  streamReaders_.clear();
   for (const auto &id : ir_.getDataFlow().anchors())
     if (!anchorsStoredByOps_.count(id)) anchorTensors_.emplace_back(id, main.contains(id) ? main.get(id) : nullptr);
   prepared_ = true;
@@ -449,13 +484,7 @@ void fillSynthetic(void *dst, const TensorInfo &info, SyntheticDataMode mode, ui
 
 } // namespace
 
-void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst) {
-  const SyntheticDataMode synthetic = ir_.getSessionOptions().syntheticDataMode;
-  if (synthetic != SyntheticDataMode::Off) {
-    const uint64_t key = cpu::randomMix64(rng_.counter) + cpu::randomOpKey(id);
-    fillSynthetic(dst, info, synthetic, key);
-    return;
-  }
+ConstVoidData Devicex::streamData(IStepIO &io, const TensorId &id, const TensorInfo &info) {
   const int64_t n = info.nelms();
   ConstVoidData d = io.in(id, n, false);
   if (!hostHolds(d.info.dataType(), info.dataType()))
@@ -463,8 +492,19 @@ void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info
   if (d.info.nelms() != n)
     throw runtime_error("input '{}' provides {} elements for one micro-batch, expected {} ({})", id,
                         d.info.nelms(), n, info.toString());
+  return d;
+}
+
+void Devicex::readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst) {
+  const SyntheticDataMode synthetic = ir_.getSessionOptions().syntheticDataMode;
+  if (synthetic != SyntheticDataMode::Off) {
+    const uint64_t key = cpu::randomMix64(rng_.counter) + cpu::randomOpKey(id);
+    fillSynthetic(dst, info, synthetic, key);
+    return;
+  }
+  ConstVoidData d = streamData(io, id, info);
   std::memcpy(dst, d.data, static_cast<size_t>(info.nbytes()));
-  io.inComplete(id, n);
+  io.inComplete(id, info.nelms());
 }
 
 void Devicex::beginMicroBatch(IStepIO &io, const MicroBatch &mb, uint64_t rngCounter) {
@@ -480,11 +520,40 @@ void Devicex::runOuter(uint64_t rngCounter) {
   outerProgram_.run();
 }
 
+void Devicex::bindStream(Stream &s, const void *p) {
+  if (s.bound == p) return;
+  for (const auto &rebind : s.rebind) rebind(p);
+  s.bound = p;
+}
+
+// A stream read in place points its readers at the array of a StepIOGeneric (whose arrays outlive the run;
+// another IStepIO's data may be released at inComplete) when the data has the tensor's own type and is
+// aligned for it; else its data is copied as for any stream.
 void Devicex::readInputs() {
-  for (const auto &[t, buffer] : streams_) {
-    readStream(*io_, t->id, t->info, buffer);
-    if (!callbacks_.empty()) runCallbacks(t);
+  const bool arrays = dynamic_cast<StepIOGeneric *>(io_) != nullptr;
+  for (auto &s : streams_) {
+    const bool inPlace = !s.rebind.empty() && arrays && (callbacks_.empty() || !callbacks_.count(s.t));
+    if (!inPlace) {
+      bindStream(s, s.buffer);
+      readStream(*io_, s.t->id, s.t->info, s.buffer);
+      if (!callbacks_.empty()) runCallbacks(s.t);
+      continue;
+    }
+    ConstVoidData d = streamData(*io_, s.t->id, s.t->info);
+    const auto align = static_cast<uintptr_t>(std::max<int64_t>(dataTypeSize(s.t->info.dataType()), 1));
+    if (d.info.dataType() == s.t->info.dataType() && !d.owned && reinterpret_cast<uintptr_t>(d.data) % align == 0) {
+      bindStream(s, d.data);
+    } else {
+      bindStream(s, s.buffer);
+      std::memcpy(s.buffer, d.data, static_cast<size_t>(s.t->info.nbytes()));
+    }
+    io_->inComplete(s.t->id, s.t->info.nelms());
   }
+}
+
+void Devicex::endRun() {
+  io_ = nullptr;
+  for (auto &s : streams_) bindStream(s, s.buffer);  // the step IO's arrays may go away now
 }
 
 void Devicex::hostLoad(const TensorId &id, const TensorView &dst) {

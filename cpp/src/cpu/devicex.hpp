@@ -82,7 +82,8 @@ public:
   void writeAnchors();
   /// This instance's anchor writer (Sum state, IO) with `src`'s anchor values.
   void writeAnchorsFrom(const Devicex &src, IStepIO &io, const MicroBatch &mb);
-  void endRun() { io_ = nullptr; }
+  /// Forgets the IO; kernels reading input streams in place read their own buffers again.
+  void endRun();
 
   /// The main program's inner ops split where the pipeline stage changes
   /// (schedule order); ops without a stage join the previous run of ops.
@@ -152,6 +153,13 @@ public:
     std::function<void(void *)> writeBack;
   };
   void addDerivedCopy(const Tensor *t, DerivedCopy copy);
+  /// A kernel reads one use of main-graph input stream `t` only through memory that `rebind(p)` re-points
+  /// at p. When every use of t is so registered (and no op writes t or views it, and t is no anchor), each
+  /// micro-batch is read in place from the step IO's array (StepIOGeneric: valid for the whole run)
+  /// instead of being copied into t's buffer.
+  void addStreamReader(const Tensor *t, std::function<void(const void *)> rebind);
+  /// Whether input stream `t` is read in place (fixed by prepare()).
+  bool readsInPlace(const Tensor *t) const;
   /// Frees the device buffer of every Variable that all its readers read through derived copies: those are
   /// then made straight from the host data (weightsFromHost, writeTensorToDevice) and written back to it
   /// (weightsToHost). Only for a sole instance of a sole replica (the Executor decides). Returns bytes freed.
@@ -182,6 +190,11 @@ private:
   Sequence growOps(const std::vector<Op *> &ops);
   Sequence growGraph(const Graph &g);
   void readStream(IStepIO &io, const TensorId &id, const TensorInfo &info, void *dst);
+  /// The step IO's data for one micro-batch of stream `id`, checked against `info`.
+  ConstVoidData streamData(IStepIO &io, const TensorId &id, const TensorInfo &info);
+  struct Stream;
+  void bindStream(Stream &s, const void *p);
+  bool readableInPlace(const Tensor *t) const;
   void runCallbacks(const Tensor *t) const;
   void runCallbacks(const Op *op) const;
   void writeAnchors(IStepIO &io, const MicroBatch &mb);
@@ -217,7 +230,14 @@ private:
   MicroBatch microBatch_{};
   std::set<TensorId> anchorsStoredByOps_;  // HostStore ops write these, not writeAnchors
   // Fixed at prepare(), so that a micro-batch does no look-ups by name.
-  std::vector<std::pair<const Tensor *, void *>> streams_;  // main-graph input streams and their buffers
+  struct Stream {
+    const Tensor *t;
+    void *buffer;                                          // its own device buffer
+    std::vector<std::function<void(const void *)>> rebind;  // empty: copied into `buffer`
+    const void *bound;                                     // where its readers read now
+  };
+  std::vector<Stream> streams_;  // main-graph input streams
+  std::unordered_map<const Tensor *, std::vector<std::function<void(const void *)>>> streamReaders_;
   std::vector<std::pair<TensorId, const Tensor *>> anchorTensors_;  // anchors writeAnchors writes (null: absent)
   const Tensor *anchorTensor(const std::pair<TensorId, const Tensor *> &a) const;
   struct RemoteBuffer {

@@ -1,5 +1,5 @@
 // Helpers of the fusion patterns (ConvFusion, GemmFusion, LayerNormFusion, GeluFusion): which consumer an op's
-// result may be folded into, and scalar constant operands.
+// result may be folded into, scalar constant operands, and the erf GELU recogniser GeluFusion and GemmFusion share.
 #pragma once
 #include "popart/dataflow.hpp"
 #include "popart/graph.hpp"
@@ -85,6 +85,35 @@ inline const Tensor *scalarOperand(const Op *op, const char *type, double c, boo
       return op->inTensor(1 - k);
   }
   return nullptr;
+}
+
+/// An erf GELU, 0.5 x (1 + erf(x / sqrt 2)), in the two forms exporters write: e = Erf(x * (1/sqrt 2) or
+/// x / sqrt 2), p = e + 1, then y = (x * 0.5) * p (torch's functional form) or y = (x * p) * 0.5 (torch.nn.GELU's).
+struct ErfGelu {
+  std::vector<Op *> ops;    // in the order they run, the last one producing y; empty: no match
+  const Tensor *x = nullptr;
+};
+
+/// The erf GELU around `erf`, each intermediate read only by the next op (soleConsumer); x may have other readers.
+inline ErfGelu erfGeluAround(Op *erf) {
+  if (!isOnnx(erf, "Erf") || !erf->hasInput(0)) return {};
+  Op *scale = erf->inTensor(0)->getProducerUnsafe();
+  const Tensor *x = scale ? scalarOperand(scale, "Mul", 0.70710678118654752) : nullptr;
+  if (!x && scale) x = scalarOperand(scale, "Div", 1.4142135623730951, false);
+  Op *plusOne = soleConsumer(erf);
+  if (!x || soleConsumer(scale) != erf || !plusOne || scalarOperand(plusOne, "Add", 1.0) != erf->outTensor(0)) return {};
+  Op *product = soleConsumer(plusOne);
+  if (!isOnnx(product, "Mul") || product->input->n() != 2 || product->outInfo(0) != x->info) return {};
+  const Tensor *other = product->inTensor(product->inTensor(0) == plusOne->outTensor(0) ? 1 : 0);
+  if (other == x) {  // (x * p) * 0.5
+    Op *half = soleConsumer(product);
+    if (half && scalarOperand(half, "Mul", 0.5) == product->outTensor(0)) return {{scale, erf, plusOne, product, half}, x};
+    return {};
+  }
+  Op *half = other->getProducerUnsafe();  // (x * 0.5) * p
+  if (half && scalarOperand(half, "Mul", 0.5) == x && soleConsumer(half) == product)
+    return {{half, scale, erf, plusOne, product}, x};
+  return {};
 }
 
 /// Whether tensor t may disappear into a fused op: not a graph output and not an anchor.

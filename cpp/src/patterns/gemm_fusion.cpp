@@ -7,6 +7,7 @@
 #include "fusion_util.hpp"
 #include "ops/gemm.hpp"
 #include "popart/patterns.hpp"
+#include <algorithm>
 
 namespace popart {
 namespace {
@@ -15,7 +16,6 @@ using fusion::constrained;
 using fusion::fusibleFloat;
 using fusion::fusibleRelu;
 using fusion::isOnnx;
-using fusion::scalarOp;
 using fusion::soleConsumer;
 
 
@@ -44,26 +44,16 @@ int biasIndex(const Op *add, const Op *mm) {
   return add->outInfo(0) == mm->outInfo(0) && biasShaped(add->inInfo(other), mm->outInfo(0)) ? other : -1;
 }
 
-/// The ops of an erf GELU of x, 0.5 x (1 + erf(x / sqrt 2)), in the two forms exporters write: e = Erf(x *
-/// (1/sqrt 2) or x / sqrt 2), p = e + 1, then y = (x * 0.5) * p (torch's functional form) or y = (x * p) * 0.5
-/// (torch.nn.GELU's). Empty unless each intermediate has that one consumer; the last op's output is y.
+/// The ops of an erf GELU of x (fusion::erfGeluAround) whose intermediates and x itself are read by those ops
+/// only (x disappears into the fused product); empty if none. The last op's output is y.
 std::vector<Op *> geluOps(const Tensor *x) {
-  auto ops = x->consumers.getOps();
-  if (x->consumers.getTotal() != 2 || ops.size() != 2) return {};
-  for (int first : {0, 1}) {
-    Op *scale = ops[first], *other = ops[1 - first];
-    if (!scalarOp(scale, "Mul", x, 0.70710678118654752) && !scalarOp(scale, "Div", x, 1.4142135623730951, false))
-      continue;
-    Op *erf = soleConsumer(scale);
-    if (!isOnnx(erf, "Erf")) continue;
-    Op *plusOne = soleConsumer(erf);
-    if (!plusOne || !scalarOp(plusOne, "Add", erf->outTensor(0), 1.0)) continue;
-    Op *product = soleConsumer(plusOne);
-    if (!isOnnx(product, "Mul") || product->input->n() != 2 || product->outInfo(0) != x->info) continue;
-    if (scalarOp(other, "Mul", x, 0.5) && soleConsumer(other) == product)
-      return {other, scale, erf, plusOne, product};
-    Op *half = other == product ? soleConsumer(product) : nullptr;
-    if (half && scalarOp(half, "Mul", product->outTensor(0), 0.5)) return {scale, erf, plusOne, product, half};
+  auto readers = x->consumers.getOps();
+  if (x->consumers.getTotal() != 2 || readers.size() != 2) return {};
+  for (Op *scale : readers) {
+    auto gelu = fusion::erfGeluAround(soleConsumer(scale));
+    if (gelu.x != x) continue;
+    auto in = [&](const Op *op) { return std::find(gelu.ops.begin(), gelu.ops.end(), op) != gelu.ops.end(); };
+    if (in(readers[0]) && in(readers[1])) return gelu.ops;
   }
   return {};
 }

@@ -81,6 +81,11 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   std::snprintf(line, sizeof(line), "optimizer state: %lld bytes per replica in %lld tensor(s)\n",
                 static_cast<long long>(stateBytes), static_cast<long long>(stateTensors));
   os << line;
+  std::string inPlace;
+  for (const Tensor *t : ir_->getMainGraph().getTensors().getOfType(TensorType::Stream))
+    if (devicex_->replica(0).readsInPlace(t)) inPlace += (inPlace.empty() ? "" : ", ") + t->id;
+  os << "input streams read in place from the step IO's arrays (no copy): " << (inPlace.empty() ? "none" : inPlace)
+     << "\n";
   if (!devicex_->pipelineSummary().empty()) os << devicex_->pipelineSummary() << "\n";
   std::snprintf(line, sizeof(line), "time in ops since last reset: %.3f ms over %zu ops\n", total.count() / 1e6, stats.size());
   os << line;

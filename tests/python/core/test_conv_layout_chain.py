@@ -60,3 +60,63 @@ def test_chain_matches_torch(pool_attrs, extra_reader, level):
         np.testing.assert_allclose(out["y"], y, rtol=1e-4, atol=1e-4)
         if extra_reader:
             np.testing.assert_allclose(out["e"], e, rtol=1e-5, atol=1e-6)
+
+
+def conv_pool_conv_model(x_shape, channels, attrs, w1, w2):
+    """x -> Conv(w1, 3x..3, pads 1) -> MaxPool(attrs) -> Conv(w2, 1x..1) -> y: the pool reads and writes oneDNN
+    layouts."""
+    pads = [1] * 2 * (len(x_shape) - 2)
+    nodes = [oh.make_node("Conv", ["x", "w1"], ["c"], pads=pads), oh.make_node("MaxPool", ["c"], ["p"], **attrs),
+             oh.make_node("Conv", ["p", "w2"], ["y"])]
+    inits = [onnx.numpy_helper.from_array(w1, "w1"), onnx.numpy_helper.from_array(w2, "w2")]
+    graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x_shape))],
+                          [oh.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)], initializer=inits)
+    return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11)]).SerializeToString()
+
+
+BLOCKED_POOLS = [  # x shape, channels, MaxPool attributes, whether the pool sees 16-channel blocks
+    ((2, 3, 12, 12), 32, {"kernel_shape": [2, 2], "strides": [2, 2]}, True),
+    ((1, 3, 12, 12), 16, {"kernel_shape": [3, 3], "dilations": [2, 2], "pads": [2, 2, 2, 2]}, True),
+    ((2, 3, 11, 13), 48, {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 0, 1, 1]}, True),
+    ((2, 3, 11, 13), 20, {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 0, 1, 1]}, None),  # 20 channels
+    ((1, 3, 11, 11), 16, {"kernel_shape": [3, 2], "strides": [2, 3], "ceil_mode": 1}, False),  # plain: ceil_mode
+    ((2, 3, 17), 16, {"kernel_shape": [4], "strides": [3], "pads": [1, 2]}, None),  # 1-D
+    ((1, 3, 6, 7, 5), 16, {"kernel_shape": [2, 3, 2], "strides": [2, 2, 1], "pads": [0, 1, 1, 1, 0, 0]}, None),  # 3-D
+]
+
+
+@pytest.mark.parametrize("x_shape,channels,attrs,blocked", BLOCKED_POOLS)
+def test_max_pool_between_convs_keeps_nan(x_shape, channels, attrs, blocked, capfd):
+    """MaxPool between convolutions (in oneDNN's 16-channel blocks when the conv leaves them: then one pass over
+    the blocks that keeps NaN) equals torch, NaN included: each NaN of x spreads over its 3x3 neighbourhood in
+    every channel."""
+    rs = np.random.RandomState(1)
+    x = rs.randn(*x_shape).astype(np.float32)
+    x.reshape(-1)[rs.choice(x.size, max(1, x.size // 300), replace=False)] = np.nan
+    r = len(x_shape) - 2
+    w1 = (rs.randn(channels, x_shape[1], *([3] * r)) * 0.3).astype(np.float32)
+    w2 = (rs.randn(8, channels, *([1] * r)) * 0.2).astype(np.float32)
+    popart.getLogger("opx").setLevel("DEBUG")
+    try:
+        s = popart.InferenceSession(conv_pool_conv_model(x_shape, channels, attrs, w1, w2), popart.DataFlow(1, ["y"]),
+                                    popart.DeviceManager().createCpuDevice())
+        s.prepareDevice()
+    finally:
+        popart.getLogger("opx").setLevel("INFO")
+    if blocked is not None:  # oneDNN's choice of layout for the first convolution's output
+        assert ("NaN-keeping max pool over 16-channel blocks" in capfd.readouterr().err) == blocked
+    out = s.initAnchorArrays()
+    s.run(popart.PyStepIO({"x": x}, out))
+    f = torch.nn.functional
+    t = lambda a: torch.from_numpy(a.astype(np.float64))  # noqa: E731
+    conv = [f.conv1d, f.conv2d, f.conv3d][r - 1]
+    c = conv(t(x), t(w1), padding=1)
+    pads = attrs.get("pads", [0] * 2 * r)
+    c = f.pad(c, sum(([pads[i], pads[r + i]] for i in reversed(range(r))), []), value=-np.inf)
+    p = [f.max_pool1d, f.max_pool2d, f.max_pool3d][r - 1](
+        c, attrs["kernel_shape"], attrs.get("strides", [1] * r), dilation=attrs.get("dilations", [1] * r),
+        ceil_mode=bool(attrs.get("ceil_mode", 0)))
+    want = conv(p, t(w2)).numpy()
+    assert np.isnan(want).any() and not np.isnan(want).all()
+    np.testing.assert_array_equal(np.isnan(out["y"]), np.isnan(want))
+    np.testing.assert_allclose(out["y"], want, rtol=1e-4, atol=1e-4)

@@ -221,3 +221,22 @@ def test_maxpool_grad_several_nans_in_a_window(dtype, x_shape, k):
     assert (np.isnan(wins).sum(-1) >= 2).any()
     np.testing.assert_array_equal(np.isnan(got["y"]), np.isnan(want_y))
     np.testing.assert_array_equal(got["x"].astype(np.float64), want_dx)
+
+
+@pytest.mark.parametrize("flat", [0, 16383, 16384, 65535, 65536, 2 * 3 * 130 * 130 - 1])
+def test_maxpool_single_nan_in_a_large_input(flat):
+    """One NaN anywhere in an input larger than the NaN scan's parallel grain and vector chunks (its first and
+    last element, chunk and thread boundaries): forward and gradient keep it, as with few elements."""
+    x_shape, attrs = (2, 3, 130, 130), {"kernel_shape": [2, 2], "strides": [2, 2]}
+    x = distinct(x_shape, np.float32, 5)
+    x.reshape(-1)[flat] = np.nan
+    cot = np.random.RandomState(2).uniform(-1, 1, (2, 3, 65, 65)).astype(np.float32)
+    got = pool_and_grads(attrs, x, cot)
+    wins = x.reshape(2, 3, 65, 2, 65, 2).transpose(0, 1, 2, 4, 3, 5).reshape(2, 3, 65, 65, 4)
+    want_y = np.max(wins, axis=-1)
+    assert np.isnan(want_y).sum() == 1
+    np.testing.assert_array_equal(got["y"], want_y)
+    arg = np.argmax(wins, axis=-1)
+    onehot = np.eye(4, dtype=np.float32)[arg] * cot[..., None]
+    want_dx = onehot.reshape(2, 3, 65, 65, 2, 2).transpose(0, 1, 2, 4, 3, 5).reshape(x_shape)
+    np.testing.assert_array_equal(got["x"], want_dx)

@@ -112,3 +112,53 @@ def test_weights_change_only_with_weights_from_host(op):
     s.readWeights(popart.PyWeightsIO(out))
     for i, w in zip(ids, new):
         np.testing.assert_array_equal(out[i], w)
+
+
+def linear_session(w_values, also_read=False):
+    """x [16, 64] -> Gemm(w0 [48, 64], transB=1, bias) -> Relu -> MatMul(w1 [48, 40]) -> y; with also_read, w1
+    also feeds a ReduceSum anchor. Both weights are reordered into the matmul's packed layout once per host
+    write."""
+    b = popart.Builder()
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [16, 64]))
+    ws = [b.addInitializedInputTensor(v, f"lin{i}") for i, v in enumerate(w_values)]
+    bias = b.addInitializedInputTensor(np.linspace(-1, 1, 48).astype(np.float32), "bias")
+    h = b.aiOnnx.relu([b.aiOnnx.gemm([x, ws[0], bias], transB=1)])
+    y = b.aiOnnx.matmul([h, ws[1]])
+    anchors = {y: popart.AnchorReturnType("All")}
+    if also_read:
+        anchors[b.aiOnnx.reducesum([ws[1]], keepdims=0)] = popart.AnchorReturnType("All")
+    s = popart.InferenceSession(b.getModelProto(), popart.DataFlow(1, anchors), popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    return s, x, y, ws
+
+
+def linear_weights(rng, scale=1.0):
+    return [(rng.standard_normal(shape) * 0.1 * scale).astype(np.float32) for shape in [(48, 64), (48, 40)]]
+
+
+def linear_reference(xv, ws):
+    h = np.maximum(xv.astype(np.float64) @ ws[0].astype(np.float64).T + np.linspace(-1, 1, 48), 0)
+    return h @ ws[1].astype(np.float64)
+
+
+def test_matmul_weights_live_in_the_packed_layout_only():
+    """Gemm and MatMul weights only the host writes: packed once per host write, the plain device copy freed
+    (unless another op reads it), results, read-back and weightsFromHost as with the plain layout."""
+    rng = np.random.default_rng(4)
+    ws = linear_weights(rng)
+    dropped, x, y, ids = linear_session(ws)
+    kept, _, _, _ = linear_session(ws, also_read=True)
+    assert persistent_mb(kept) - persistent_mb(dropped) == pytest.approx(ws[1].nbytes / 1e6, abs=2e-3)
+    assert persistent_mb(dropped) < (16 * 64 + 48) * 4 / 1e6 + 0.002  # the input and the bias only
+    xv = rng.standard_normal((16, 64)).astype(np.float32)
+    np.testing.assert_allclose(run(dropped, x, y, xv), linear_reference(xv, ws), rtol=1e-4, atol=1e-4)
+    new = linear_weights(rng, scale=2.0)
+    dropped.writeWeights(popart.PyWeightsIO(dict(zip(ids, new))))
+    np.testing.assert_allclose(run(dropped, x, y, xv), linear_reference(xv, ws), rtol=1e-4, atol=1e-4)
+    dropped.weightsFromHost()
+    np.testing.assert_allclose(run(dropped, x, y, xv), linear_reference(xv, new), rtol=1e-4, atol=1e-4)
+    dropped.weightsToHost()
+    out = {i: np.zeros_like(w) for i, w in zip(ids, new)}
+    dropped.readWeights(popart.PyWeightsIO(out))
+    for i, w in zip(ids, new):
+        np.testing.assert_array_equal(out[i], w)

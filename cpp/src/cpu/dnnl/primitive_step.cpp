@@ -1,6 +1,8 @@
 // Primitive lists with layout reorders and FLOAT16 staging, run as one step.
 #ifdef POPART_WITH_DNNL  // the build option; without it the kernels use their plain loops
 #include "primitive_step.hpp"
+#include "cpu/devicex.hpp"
+#include "popart/tensor.hpp"
 #include "popart/error.hpp"
 #include "popart/logging.hpp"
 #include <cstdlib>
@@ -88,6 +90,12 @@ void PrimitiveStep::operator()() const {
   s.wait();
   if (epilogue) epilogue();
   staging.fromFloat();
+}
+
+void readsStream(const popx::Opx &opx, InIndex i, dnnl::memory m) {
+  const Tensor *t = opx.op_p->inTensor(i);
+  if (t->tensorType() != TensorType::Stream || m.get_data_handle() != opx.dv_p->view(t).raw()) return;
+  opx.dv_p->addStreamReader(t, [m](const void *p) mutable { m.set_data_handle(const_cast<void *>(p)); });
 }
 
 void addStep(popx::Sequence &prog, std::shared_ptr<PrimitiveStep> step, const popx::Opx &opx) {

@@ -55,6 +55,11 @@ private:
   mutable std::vector<CachedReorder> cached_;  // refreshed by operator()
 };
 
+/// Registers `m` as the only reader of input `i` of opx within its steps: when that input is a main-graph input
+/// stream and `m` reads its device buffer (no FLOAT16 staging), the executor may point `m` at the step IO's
+/// array instead of copying each micro-batch into the buffer (Devicex::addStreamReader).
+void readsStream(const popx::Opx &opx, InIndex i, dnnl::memory m);
+
 /// Appends a step running `step` to `prog`; logs (opx, debug) the implementations oneDNN chose for opx's op.
 void addStep(popx::Sequence &prog, std::shared_ptr<PrimitiveStep> step, const popx::Opx &opx);
 

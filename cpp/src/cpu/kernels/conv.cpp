@@ -275,6 +275,7 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
                            op.debugName());
     return false;
   }
+  if (r.pass == ConvPass::Forward && op.opid.type != "ConvTranspose") readsStream(opx, r.x, x);
   // FLOAT weights (no staging buffer) kept in oneDNN's layout: the executor may free their plain device copy.
   if (wCounter && op.inInfo(r.w).dataType() == DataType::FLOAT)
     for (size_t i = 0; i < step->cachedCount(); ++i)

@@ -10,6 +10,7 @@
 #include "dispatch.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/error.hpp"
+#include "popart/logging.hpp"
 #include "popart/popx/opx.hpp"
 #include "window_util.hpp"
 #include <algorithm>
@@ -191,15 +192,27 @@ struct PoolDnnl {
   }
 };
 
+// The library is built for baseline x86-64: hot loops get AVX-512 and AVX2 clones, picked when it loads.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define POPART_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define POPART_SIMD_CLONES
+#endif
+
+/// True when x[0, n) holds a NaN: one vectorised pass (AVX-512/AVX2 clones chosen at load time; the library
+/// is built for baseline x86-64).
+POPART_SIMD_CLONES bool spanHasNan(const float *x, int64_t n) {
+  int nan = 0;
+  for (int64_t j = 0; j < n; ++j) nan |= x[j] != x[j];
+  return nan != 0;
+}
+
 /// True when x[0, n) holds a NaN (a parallel scan that stops early).
 bool anyNan(const float *x, int64_t n) {
   std::atomic<bool> found{false};
   popx::Opx::parallelFor(n, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e && !found.load(std::memory_order_relaxed); i += 4096) {
-      bool nan = false;
-      for (int64_t j = i, end = std::min(e, i + 4096); j < end; ++j) nan |= x[j] != x[j];
-      if (nan) found.store(true, std::memory_order_relaxed);
-    }
+    for (int64_t i = b; i < e && !found.load(std::memory_order_relaxed); i += 1 << 14)
+      if (spanHasNan(x + i, std::min(e, i + (1 << 14)) - i)) found.store(true, std::memory_order_relaxed);
   }, 1 << 16);
   return found.load();
 }
@@ -233,11 +246,80 @@ std::function<void()> maxPoolNanFixup(const PoolShape &ps, dnnl::memory src, dnn
   };
 }
 
+/// 16 floats / 16 ints as one vector (a zmm register in the AVX-512 clone, four xmm in the baseline one).
+typedef float Float16Lanes __attribute__((vector_size(64)));
+typedef int32_t Int16Lanes __attribute__((vector_size(64)));
+
+/// One output row (od, oh) of a max pool over one 16-channel block `x` (spatial sizes w.in, 16 channels
+/// innermost, oneDNN's nC[d][h]w16c) into `y`: a tap holding NaN makes the output NaN (numpy's max).
+POPART_SIMD_CLONES void maxPoolBlock16Row(const float *x, float *y, const Window3 &w, int64_t od, int64_t oh) {
+  int64_t d0, d1, h0, h1;
+  w.taps(0, od, 0, w.in[0], d0, d1);
+  w.taps(1, oh, 0, w.in[1], h0, h1);
+  const float lowest = -std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t ow = 0; ow < w.out[2]; ++ow) {
+    int64_t w0, w1;
+    w.taps(2, ow, 0, w.in[2], w0, w1);
+    Float16Lanes acc = lowest - Float16Lanes{};
+    Int16Lanes seen = {};
+    for (int64_t td = d0; td < d1; ++td)
+      for (int64_t th = h0; th < h1; ++th) {
+        const float *row = x + (w.pos(0, od, td) * w.in[1] + w.pos(1, oh, th)) * w.in[2] * 16;
+        for (int64_t tw = w0; tw < w1; ++tw) {
+          Float16Lanes v;
+          std::memcpy(&v, row + w.pos(2, ow, tw) * 16, sizeof v);
+          acc = v > acc ? v : acc;
+          seen |= v != v;
+        }
+      }
+    Float16Lanes out = seen != 0 ? nan - Float16Lanes{} : acc;
+    std::memcpy(y + ow * 16, &out, sizeof out);
+  }
+}
+
+/// oneDNN's 16-channel blocked layout of `dims` (rank 3 to 5), or an empty descriptor.
+dnnl::memory::desc block16Desc(const dnnl::memory::dims &dims) {
+  using tag = dnnl::memory::format_tag;
+  const tag t = dims.size() == 3 ? tag::nCw16c : dims.size() == 4 ? tag::nChw16c : dims.size() == 5 ? tag::nCdhw16c
+                                                                                                     : tag::undef;
+  return t == tag::undef ? dnnl::memory::desc() : dnnl::memory::desc(dims, dnnl::memory::data_type::f32, t);
+}
+
+/// MaxPool of a FLOAT input its producer left in the 16-channel blocked layout, into the same layout when the
+/// output may hold it: one pass that keeps NaN, instead of oneDNN's pooling plus a NaN scan of the whole input
+/// (which no longer sits in cache: 7% of the MNIST CNN's time).
+bool growMaxPoolBlock16(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
+  const Tensor &xt = *opx.op_p->inTensor(0), &yt = *opx.op_p->outTensor(0);
+  auto xd = tensor_layout::layoutOf(xt), bx = block16Desc(dnnl_ctx::dims(opx.inShape(0)));
+  auto by = block16Desc(dnnl_ctx::dims(opx.outShape(0)));
+  if (!ps.isMax() || opx.inInfo(0).dataType() != DataType::FLOAT || !bx || !(xd == bx) ||
+      !(tensor_layout::storable(yt, by) == by))
+    return false;
+  const Window3 w(ps.g);
+  const int64_t blocks = opx.inShape(0)[0] * ((opx.inShape(0)[1] + 15) / 16);
+  const float *x = opx.getInTensor(0).data<float>();
+  float *y = opx.getOutTensor(0).data<float>();
+  prog.add([w, blocks, x, y] {
+    const int64_t rows = blocks * w.out[0] * w.out[1];
+    popx::Opx::parallelFor(rows, [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t b = r / (w.out[0] * w.out[1]), od = r / w.out[1] % w.out[0], oh = r % w.out[1];
+        maxPoolBlock16Row(x + b * w.inSize() * 16, y + (b * w.outSize() + od * w.out[1] * w.out[2] + oh * w.out[2]) * 16,
+                          w, od, oh);
+      }
+    }, 4);
+  });
+  tensor_layout::publish(yt, by);
+  logging::opx::debug("{}: NaN-keeping max pool over 16-channel blocks", opx.op_p->debugName());
+  return true;
+}
+
 /// Forward pooling; FLOAT inputs come in the layout their producer left them in (tensor_layout.hpp), and the
 /// output keeps the primitive's layout when its readers accept it.
 bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
   PoolDnnl p(ps);
   if (!p.ok) return false;
+  if (growMaxPoolBlock16(prog, opx, ps)) return true;
   const Tensor &xt = *opx.op_p->inTensor(0), &yt = *opx.op_p->outTensor(0);
   auto plainX = dnnl_ctx::plainDesc(opx.inShape(0)), plainY = dnnl_ctx::plainDesc(opx.outShape(0));
   auto xd = tensor_layout::layoutOf(xt);
