@@ -28,6 +28,8 @@ def parse_report(text):
     for line in lines[head + 1:]:
         if not line.strip():
             continue
+        if line.startswith("time by op type"):
+            break
         name, rest = line[:48].strip(), line[49:].split()
         ops[(name, rest[0], int(rest[-1]))] = float(rest[2])
     return ops

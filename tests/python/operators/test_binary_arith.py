@@ -167,7 +167,9 @@ def test_float16_rows(op_tester, op, sa, sb):
 
 
 @pytest.mark.parametrize("op", ["Add", "Sub", "Mul", "Div"])
-@pytest.mark.parametrize("sa,sb", [((3, 4), (3, 4)), ((2, 3, 4), (4,)), ((3, 1), (1, 5)), ((2, 3), ())])
+@pytest.mark.parametrize("sa,sb", [((3, 4), (3, 4)), ((2, 3, 4), (4,)), ((3, 1), (1, 5)), ((2, 3), ()),
+                                   # bias-like: the rows summed into one, columns split between threads
+                                   ((40, 7, 300), (300,)), ((600, 90), (90,))])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_grad(op_tester, op, sa, sb, dtype):
     a, b = rand(sa, dtype), rand(sb, dtype, 1, positive=True)

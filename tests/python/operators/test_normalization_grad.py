@@ -52,7 +52,10 @@ def torch_layer_norm(axis, eps):
 
 
 @pytest.mark.parametrize("shape,axis,pshape", [((4, 6), -1, (6,)), ((2, 3, 4), 1, (3, 4)), ((2, 3, 4), -1, (4,)),
-                                               ((2, 3, 4), 1, (1, 4)), ((3, 2, 2, 3), 2, (2, 1))])
+                                               ((2, 3, 4), 1, (1, 4)), ((3, 2, 2, 3), 2, (2, 1)),
+                                               # more rows than the kernel's 16 pieces of column sums, rows of
+                                               # a length that is no multiple of the vector width
+                                               ((3, 13, 37), -1, (37,)), ((40, 70), 1, (70,))])
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_layer_norm(shape, axis, pshape, dtype):
     node = oh.make_node("LayerNormalization", ["x", "s", "b"], ["y"], axis=axis, epsilon=1e-3)

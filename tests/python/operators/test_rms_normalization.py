@@ -69,7 +69,7 @@ def torch_rms_norm(axis, eps):
 
 
 @pytest.mark.parametrize("shape,axis,sshape", [((4, 6), -1, (6,)), ((2, 3, 4), 1, (3, 4)), ((2, 3, 4), 1, (1, 4)),
-                                               ((3, 2, 2, 3), 2, (2, 1))])
+                                               ((3, 2, 2, 3), 2, (2, 1)), ((3, 13, 37), -1, (37,))])
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, np.float64])
 def test_rms_norm_grad(shape, axis, sshape, dtype):
     node = oh.make_node("RMSNormalization", ["x", "s"], ["y"], axis=axis, epsilon=1e-3)

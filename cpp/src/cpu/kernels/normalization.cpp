@@ -9,8 +9,10 @@
 #include "axis_lanes.hpp"
 #include "dispatch.hpp"
 #include "strided_copy.hpp"
+#include "vmath.hpp"
 #include <cmath>
 #include <memory>
+#include <type_traits>
 
 namespace popart::cpu {
 namespace {
@@ -165,6 +167,38 @@ void normReduceTo(const double *v, int64_t n, const std::vector<int64_t> &idx, T
   for (int64_t j = 0; j < n; ++j) acc[idx[j]] += v[j];
   for (int64_t k = 0; k < m; ++k) out[k] = static_cast<T>(acc[k]);
 }
+/// cs[j], cb[j]: the pieces' column sums of dY * xh and dY added in piece order (independent of the thread count).
+void sumLayerNormPieces(const double *part, int64_t pieces, int64_t n, double *cs, double *cb) {
+  popx::Opx::parallelFor(n, [&](int64_t lo, int64_t hi) {
+    for (int64_t j = lo; j < hi; ++j) {
+      double a = 0, b = 0;
+      for (int64_t p = 0; p < pieces; ++p) a += part[2 * p * n + j], b += part[2 * p * n + n + j];
+      cs[j] = a, cb[j] = b;
+    }
+  }, 4096);
+}
+
+/// One row of a float LayerNormalizationGrad / RMSNormalizationGrad whose scale has the row's shape: dx, and the
+/// row's dY * xh and dY added to the column sums a and b, in one pass after the row's two sums (all in double,
+/// vectorised per vector unit).
+POPART_SIMD_CLONES void layerNormGradRowF32(const float *__restrict g, const float *__restrict x,
+                                            const float *__restrict s, float *__restrict dx, int64_t n, double m,
+                                            double is, bool rms, double *__restrict a, double *__restrict b) {
+  double sg = 0, sgx = 0;
+#pragma omp simd reduction(+ : sg, sgx)
+  for (int64_t j = 0; j < n; ++j) {
+    const double gj = static_cast<double>(g[j]) * static_cast<double>(s[j]);
+    sg += gj, sgx += gj * ((static_cast<double>(x[j]) - m) * is);
+  }
+  sg = rms ? 0.0 : sg / static_cast<double>(n), sgx /= static_cast<double>(n);
+#pragma omp simd
+  for (int64_t j = 0; j < n; ++j) {
+    const double gj = static_cast<double>(g[j]), xh = (static_cast<double>(x[j]) - m) * is;
+    dx[j] = static_cast<float>(is * (gj * static_cast<double>(s[j]) - sg - xh * sgx));
+    a[j] += gj * xh, b[j] += gj;
+  }
+}
+
 /// LayerNormalizationGrad / RMSNormalizationGrad: inputs dY, X, Scale; outputs dX, dScale (, dB). Rows in
 /// parallel give dX and keep their mean and invstd; columns in parallel then sum dY * xh and dY, reduced to
 /// the parameter shapes.
@@ -192,6 +226,26 @@ public:
         const T *g = dy.data<T>(), *xp = x.data<T>(), *sp = sc.data<T>();
         T *dxp = dx.data<T>();
         double *mean = stats->data(), *inv = mean + rows, *cs = inv + rows, *cb = cs + n;
+        double *part = cb + 2 * n;  // piece p: sums of dY * xh at [2pn, 2pn + n), of dY after them
+        if constexpr (std::is_same_v<T, float>) {
+          if (si->empty()) {  // one pass per row over dY and X after its sums, column sums while the row is hot
+            popx::Opx::parallelFor(pieces, [&](int64_t lo, int64_t hi) {
+              for (int64_t p = lo; p < hi; ++p) {
+                double *a = part + 2 * p * n, *b = a + n;
+                std::fill(a, a + 2 * n, 0.0);
+                for (int64_t r = rows * p / pieces; r < rows * (p + 1) / pieces; ++r) {
+                  double m, is;
+                  normRowStats(xp + r * n, n, rms, eps, m, is);
+                  layerNormGradRowF32(g + r * n, xp + r * n, sp, dxp + r * n, n, m, is, rms, a, b);
+                }
+              }
+            }, 1);
+            sumLayerNormPieces(part, pieces, n, cs, cb);
+            normReduceTo(cs, n, *si, ds.data<T>(), ds.nelms(), cb + n);
+            if (db.raw()) normReduceTo(cb, n, *bi, db.data<T>(), db.nelms(), cb + n);
+            return;
+          }
+        }
         auto scale = [&](int64_t j) { return static_cast<double>(sp[si->empty() ? j : (*si)[j]]); };
         normForRows(rows, n, [&](int64_t lo, int64_t hi) {
           for (int64_t r = lo; r < hi; ++r) {
@@ -209,7 +263,6 @@ public:
             }
           }
         });
-        double *part = cb + 2 * n;  // piece p: sums of dY * xh at [2pn, 2pn + n), of dY after them
         popx::Opx::parallelFor(pieces, [&](int64_t lo, int64_t hi) {
           for (int64_t p = lo; p < hi; ++p) {
             double *a = part + 2 * p * n, *b = a + n;
@@ -224,13 +277,7 @@ public:
             }
           }
         }, 1);
-        popx::Opx::parallelFor(n, [&](int64_t lo, int64_t hi) {
-          for (int64_t j = lo; j < hi; ++j) {
-            double a = 0, b = 0;
-            for (int64_t p = 0; p < pieces; ++p) a += part[2 * p * n + j], b += part[2 * p * n + n + j];
-            cs[j] = a, cb[j] = b;
-          }
-        }, 4096);
+        sumLayerNormPieces(part, pieces, n, cs, cb);
         normReduceTo(cs, n, *si, ds.data<T>(), ds.nelms(), cb + n);
         if (db.raw()) normReduceTo(cb, n, *bi, db.data<T>(), db.nelms(), cb + n);
       });
