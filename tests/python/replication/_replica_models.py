@@ -80,13 +80,14 @@ def feed(step_data, micro, replicas):
     return out
 
 
-def train(s, data, micro, replicas):
-    """Runs one step per data entry; returns the weights after the last step."""
+def train(s, data, micro, replicas, like=None):
+    """Runs one step per data entry; returns the weights after the last step (those named in `like`,
+    default initial_weights(), with their shapes)."""
     anchors = s.initAnchorArrays()
     for d in data:
         s.run(popart.PyStepIO(feed(d, micro, replicas), anchors))
     s.weightsToHost()
-    out = {k: np.zeros(v.shape, np.float32) for k, v in initial_weights().items()}
+    out = {k: np.zeros(v.shape, np.float32) for k, v in (like or initial_weights()).items()}
     s.readWeights(popart.PyWeightsIO(out))
     return out
 

@@ -9,6 +9,7 @@ import pytest
 
 import popart
 from replication._replica_models import make_data, max_rel_diff, merged, session
+from replication._replica_models import train as train_steps
 
 BATCH, STEPS, HID = 4, 3, 1024  # W1 [6, 1024] and W2 [1024, 4] are shared (>= 4096 elements), B1 [1024] is not
 
@@ -20,14 +21,7 @@ def weights(seed=0):
 
 
 def train(s, data, micro, replicas):
-    from replication._replica_models import feed
-    anchors = s.initAnchorArrays()
-    for d in data:
-        s.run(popart.PyStepIO(feed(d, micro, replicas), anchors))
-    s.weightsToHost()
-    out = {k: np.zeros(v.shape, np.float32) for k, v in weights().items()}
-    s.readWeights(popart.PyWeightsIO(out))
-    return out
+    return train_steps(s, data, micro, replicas, like=weights())
 
 
 def shared_line(s):

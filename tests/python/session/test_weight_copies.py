@@ -18,6 +18,17 @@ def persistent_mb(session):
     return float(re.search(r"persistent \(weights, inputs, constants\) ([0-9.]+) MB", report).group(1))
 
 
+def prepared(b, y, ws, also_read):
+    """The inference session of builder `b` anchoring `y`; with also_read, a ReduceSum of ws[1] is an
+    anchor too (so the host is not the only reader of that weight)."""
+    anchors = {y: popart.AnchorReturnType("All")}
+    if also_read:
+        anchors[b.aiOnnx.reducesum([ws[1]], keepdims=0)] = popart.AnchorReturnType("All")
+    s = popart.InferenceSession(b.getModelProto(), popart.DataFlow(1, anchors), popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    return s
+
+
 def conv_session(w_values, also_read=False, op="conv"):
     """x -> conv(w0) -> relu -> conv(w1) -> y; with also_read, w1 also feeds a ReduceSum anchor."""
     b = popart.Builder()
@@ -25,12 +36,7 @@ def conv_session(w_values, also_read=False, op="conv"):
     ws = [b.addInitializedInputTensor(v, f"w{i}") for i, v in enumerate(w_values)]
     conv = getattr(b.aiOnnx, op)
     y = conv([b.aiOnnx.relu([conv([x, ws[0]], pads=[1, 1, 1, 1])]), ws[1]], pads=[1, 1, 1, 1])
-    anchors = {y: popart.AnchorReturnType("All")}
-    if also_read:
-        anchors[b.aiOnnx.reducesum([ws[1]], keepdims=0)] = popart.AnchorReturnType("All")
-    s = popart.InferenceSession(b.getModelProto(), popart.DataFlow(1, anchors), popart.DeviceManager().createCpuDevice())
-    s.prepareDevice()
-    return s, x, y, ws
+    return prepared(b, y, ws, also_read), x, y, ws
 
 
 def weights(rng, scale=1.0):
@@ -124,12 +130,7 @@ def linear_session(w_values, also_read=False):
     bias = b.addInitializedInputTensor(np.linspace(-1, 1, 48).astype(np.float32), "bias")
     h = b.aiOnnx.relu([b.aiOnnx.gemm([x, ws[0], bias], transB=1)])
     y = b.aiOnnx.matmul([h, ws[1]])
-    anchors = {y: popart.AnchorReturnType("All")}
-    if also_read:
-        anchors[b.aiOnnx.reducesum([ws[1]], keepdims=0)] = popart.AnchorReturnType("All")
-    s = popart.InferenceSession(b.getModelProto(), popart.DataFlow(1, anchors), popart.DeviceManager().createCpuDevice())
-    s.prepareDevice()
-    return s, x, y, ws
+    return prepared(b, y, ws, also_read), x, y, ws
 
 
 def linear_weights(rng, scale=1.0):
