@@ -8,6 +8,7 @@ import pytest
 import torch
 
 import popart
+from core._training_graph import loss_model, train_step
 
 TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float16: onnx.TensorProto.FLOAT16, np.float64: onnx.TensorProto.DOUBLE}
 TOL = {np.float32: (1e-4, 1e-4), np.float16: (1e-2, 2e-2), np.float64: (1e-10, 1e-10)}
@@ -124,19 +125,9 @@ def test_training_keeps_conv_and_relu():
     rs = np.random.RandomState(4)
     x = rs.randn(2, 3, 6, 6).astype(np.float32)
     w = rs.randn(4, 3, 3, 3).astype(np.float32)
-    nodes = [oh.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]), oh.make_node("Relu", ["c"], ["r"]),
-             oh.make_node("ReduceSum", ["r"], ["s"], keepdims=0),
-             oh.make_node("IdentityLoss", ["s"], ["loss"], domain="ai.graphcore", reduction=0)]
-    graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x.shape))],
-                          [oh.make_tensor_value_info("loss", onnx.TensorProto.FLOAT, [])],
-                          initializer=[onnx.numpy_helper.from_array(w, "w")])
-    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11), oh.make_opsetid("ai.graphcore", 1)])
-    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, ["r", "Gradient___w"]), "loss",
-                               popart.ConstSGD(0.0), popart.DeviceManager().createCpuDevice())
-    s.prepareDevice()
-    out = s.initAnchorArrays()
-    s.run(popart.PyStepIO({"x": x}, out))
-    types = [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    nodes = [oh.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]), oh.make_node("Relu", ["c"], ["r"])]
+    model = loss_model(nodes, x, "r", [onnx.numpy_helper.from_array(w, "w")])
+    out, types = train_step(model, ["r", "Gradient___w"], x)
     assert "ConvFused" not in types
     xt, wt = torch.from_numpy(x.astype(np.float64)), torch.from_numpy(w.astype(np.float64)).requires_grad_()
     r = torch.relu(torch.nn.functional.conv2d(xt, wt, padding=1))
@@ -228,18 +219,8 @@ def test_training_batchnorm_is_not_folded():
     rs = np.random.RandomState(7)
     x = rs.randn(2, 3, 6, 6).astype(np.float32)
     nodes = [oh.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
-             oh.make_node("BatchNormalization", ["c", "scale", "bias", "mean", "var"], ["n"]),
-             oh.make_node("ReduceSum", ["n"], ["s"], keepdims=0),
-             oh.make_node("IdentityLoss", ["s"], ["loss"], domain="ai.graphcore", reduction=0)]
+             oh.make_node("BatchNormalization", ["c", "scale", "bias", "mean", "var"], ["n"])]
     inits = [onnx.numpy_helper.from_array(rs.randn(4, 3, 3, 3).astype(np.float32), "w")] + [
         onnx.numpy_helper.from_array(p, n) for p, n in zip(bn_params(rs, 4, np.float32), ["scale", "bias", "mean", "var"])]
-    graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x.shape))],
-                          [oh.make_tensor_value_info("loss", onnx.TensorProto.FLOAT, [])], initializer=inits)
-    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11), oh.make_opsetid("ai.graphcore", 1)])
-    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, ["n"]), "loss", popart.ConstSGD(0.0),
-                               popart.DeviceManager().createCpuDevice())
-    s.prepareDevice()
-    out = s.initAnchorArrays()
-    s.run(popart.PyStepIO({"x": x}, out))
-    types = [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    out, types = train_step(loss_model(nodes, x, "n", inits), ["n"], x)
     assert "ConvFused" not in types and any(t.startswith("BatchNormalization") for t in types)

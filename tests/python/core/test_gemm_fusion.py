@@ -10,6 +10,7 @@ import pytest
 import torch
 
 import popart
+from core._training_graph import loss_model, train_step
 
 TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float16: onnx.TensorProto.FLOAT16, np.float64: onnx.TensorProto.DOUBLE}
 TOL = {np.float32: (1e-4, 1e-4), np.float16: (1e-2, 3e-2), np.float64: (1e-10, 1e-10)}
@@ -170,19 +171,9 @@ def test_row_varying_add_on_batched_matmul_is_not_fused():
 def test_training_keeps_gemm_and_relu():
     rs = np.random.RandomState(5)
     x, w = rs.randn(4, 6).astype(np.float32), rs.randn(6, 3).astype(np.float32)
-    nodes = [oh.make_node("Gemm", ["x", "w"], ["p"]), oh.make_node("Relu", ["p"], ["r"]),
-             oh.make_node("ReduceSum", ["r"], ["s"], keepdims=0),
-             oh.make_node("IdentityLoss", ["s"], ["loss"], domain="ai.graphcore", reduction=0)]
-    graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x.shape))],
-                          [oh.make_tensor_value_info("loss", onnx.TensorProto.FLOAT, [])],
-                          initializer=[onnx.numpy_helper.from_array(w, "w")])
-    model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11), oh.make_opsetid("ai.graphcore", 1)])
-    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, ["r", "Gradient___w"]), "loss",
-                               popart.ConstSGD(0.0), popart.DeviceManager().createCpuDevice())
-    s.prepareDevice()
-    out = s.initAnchorArrays()
-    s.run(popart.PyStepIO({"x": x}, out))
-    types = [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    nodes = [oh.make_node("Gemm", ["x", "w"], ["p"]), oh.make_node("Relu", ["p"], ["r"])]
+    model = loss_model(nodes, x, "r", [onnx.numpy_helper.from_array(w, "w")])
+    out, types = train_step(model, ["r", "Gradient___w"], x)
     assert "GemmFused" not in types and "Gemm" in types
     np.testing.assert_allclose(out["r"], np.maximum(x @ w, 0), rtol=1e-4, atol=1e-4)
     np.testing.assert_allclose(out["Gradient___w"], x.T @ (x @ w > 0).astype(np.float32), rtol=1e-4, atol=1e-4)

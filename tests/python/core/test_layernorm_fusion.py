@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import popart
+from core._training_graph import train_step
 
 TYPES = {np.float32: onnx.TensorProto.FLOAT, np.float16: onnx.TensorProto.FLOAT16, np.float64: onnx.TensorProto.DOUBLE}
 TOL = {np.float32: (1e-4, 1e-4), np.float16: (1e-2, 2e-2), np.float64: (1e-9, 1e-9)}
@@ -120,11 +121,6 @@ def test_training_fuses_without_beta():
     model.graph.node.append(oh.make_node("ReduceSum", ["y"], ["total"], keepdims=0))
     model.graph.node.append(oh.make_node("IdentityLoss", ["total"], ["loss"], domain="ai.graphcore", reduction=0))
     model.opset_import.append(oh.make_opsetid("ai.graphcore", 1))
-    s = popart.TrainingSession(model.SerializeToString(), popart.DataFlow(1, ["y"]), "loss", popart.ConstSGD(0.0),
-                               popart.DeviceManager().createCpuDevice())
-    s.prepareDevice()
-    out = s.initAnchorArrays()
-    s.run(popart.PyStepIO({"x": x}, out))
-    types = [op["type"] for op in json.loads(s.getSerializedGraph())["maingraph"]]
+    out, types = train_step(model, ["y"], x)
     assert "LayerNormalization" in types and "ReduceMean" not in types
     np.testing.assert_allclose(out["y"], reference(x, gamma, None), rtol=1e-4, atol=1e-4)
