@@ -84,16 +84,9 @@ public:
     if (f.add) ins[3] = f.add->inId(f.addend);
     if (f.bn)
       for (InIndex i = 1; i < 5; ++i) ins[3 + i] = f.bn->inId(i);
-    TensorId out = (f.relu ? f.relu : f.add ? f.add : f.bn)->outId(0);
-    std::vector<TensorId> dropped;  // every fused op's output but the last
-    for (Op *op : {conv, f.bn, f.add})
-      if (op && op->outId(0) != out) dropped.push_back(op->outId(0));
     auto fused = makeConvFusedOp(*conv, f.relu != nullptr);
     if (f.bn) fused->attributes().setAttribute("epsilon", f.bn->attr<Attributes::Float>("epsilon", 1e-5f));
-    for (Op *op : {conv, f.bn, f.add, f.relu})
-      if (op) g.eraseOp(op->id);
-    for (const auto &id : dropped) g.getTensors().remove(id);
-    g.connectAndSetup(g.moveIntoGraph(std::move(fused)), ins, {{0, out}});
+    fusion::replaceChain(g, {conv, f.bn, f.add, f.relu}, std::move(fused), ins);
     return true;
   }
 };

@@ -7,12 +7,20 @@
 #include "popart/half.hpp"
 #include "popart/tensor.hpp"
 #include <cmath>
+#include <map>
+#include <memory>
 #include <vector>
 
 namespace popart::fusion {
 
 inline bool isOnnx(const Op *op, const char *type) {
   return op && op->opid.domain == Domain::ai_onnx && op->opid.type == type;
+}
+
+/// Whether `a` and `b` run in the same virtual graph, pipeline stage and execution context.
+inline bool sameStage(const Op *a, const Op *b) {
+  return a->settings.vgraphId == b->settings.vgraphId && a->settings.pipelineStage == b->settings.pipelineStage &&
+         a->settings.executionContext == b->settings.executionContext;
 }
 
 /// The only consumer of `op`'s single output when that output is an internal tensor read once (not a graph
@@ -23,10 +31,7 @@ inline Op *soleConsumer(const Op *op) {
   if (t->isGraphOutput() || op->getIr().getDataFlow().isAnchored(t->id) || t->consumers.getTotal() != 1)
     return nullptr;
   Op *c = t->consumers.getOps().front();
-  bool sameStage = c->settings.vgraphId == op->settings.vgraphId &&
-                   c->settings.pipelineStage == op->settings.pipelineStage &&
-                   c->settings.executionContext == op->settings.executionContext;
-  return sameStage ? c : nullptr;
+  return sameStage(c, op) ? c : nullptr;
 }
 
 /// Whether the fused kernels handle element type `t` (float, float16 and double).
@@ -119,6 +124,22 @@ inline ErfGelu erfGeluAround(Op *erf) {
 /// Whether tensor t may disappear into a fused op: not a graph output and not an anchor.
 inline bool internal(const Tensor *t) {
   return !t->isGraphOutput() && !t->getIr().getDataFlow().isAnchored(t->id);
+}
+
+/// Replaces `chain` (ops in order, each feeding the next; nulls are skipped) by `fused`, connected to
+/// `ins` and writing the last op's output; the chain's other outputs are removed with it.
+inline void replaceChain(Graph &g, const std::vector<Op *> &chain, std::unique_ptr<Op> fused,
+                         const std::map<InIndex, TensorId> &ins) {
+  std::vector<Op *> ops;
+  for (Op *op : chain)
+    if (op) ops.push_back(op);
+  const TensorId out = ops.back()->outId(0);
+  std::vector<TensorId> dropped;
+  for (Op *op : ops)
+    if (op->outId(0) != out) dropped.push_back(op->outId(0));
+  for (Op *op : ops) g.eraseOp(op->id);
+  for (const auto &id : dropped) g.getTensors().remove(id);
+  g.connectAndSetup(g.moveIntoGraph(std::move(fused)), ins, {{0, out}});
 }
 
 } // namespace popart::fusion

@@ -25,15 +25,9 @@ public:
   bool apply(Op *erf) const override {
     Graph &g = erf->getGraph();
     auto [ops, x] = erfGeluAround(erf);
-    const TensorId in = x->id, out = ops.back()->outId(0);
     Op::Settings settings = ops.back()->settings;
-    settings.name = "GeluErf_" + out;
-    std::vector<TensorId> dropped;
-    for (Op *op : ops)
-      if (op->outId(0) != out) dropped.push_back(op->outId(0));
-    for (Op *op : ops) g.eraseOp(op->id);
-    for (const auto &id : dropped) g.getTensors().remove(id);
-    g.connectAndSetup(g.moveIntoGraph(OpManager::createOp(graphcoreOp("GeluErf"), settings, {})), {{0, in}}, {{0, out}});
+    settings.name = "GeluErf_" + ops.back()->outId(0);
+    fusion::replaceChain(g, ops, OpManager::createOp(graphcoreOp("GeluErf"), settings, {}), {{0, x->id}});
     return true;
   }
 };

@@ -16,6 +16,7 @@ using fusion::constrained;
 using fusion::fusibleFloat;
 using fusion::fusibleRelu;
 using fusion::isOnnx;
+using fusion::sameStage;
 using fusion::soleConsumer;
 
 
@@ -58,11 +59,6 @@ std::vector<Op *> geluOps(const Tensor *x) {
   return {};
 }
 
-bool sameStage(const Op *a, const Op *b) {
-  return a->settings.vgraphId == b->settings.vgraphId && a->settings.pipelineStage == b->settings.pipelineStage &&
-         a->settings.executionContext == b->settings.executionContext;
-}
-
 /// The ops folded into the product: an optional bias Add, then an optional activation (a Relu, or the ops of
 /// an erf GELU).
 struct FusionChain {
@@ -71,7 +67,6 @@ struct FusionChain {
   GemmActivation activation = GemmActivation::None;
   std::vector<Op *> act;  // the activation's ops; the last one's output is the result
   bool empty() const { return !add && act.empty(); }
-  Op *last() const { return act.empty() ? add : act.back(); }
 };
 
 /// The activation applied to `op`'s result, if one can be folded.
@@ -121,16 +116,9 @@ public:
     std::map<InIndex, TensorId> ins{{0, mm->inId(0)}, {1, mm->inId(1)}};
     if (gemm && mm->hasInput(2)) ins[2] = mm->inId(2);
     if (f.add) ins[2] = f.add->inId(f.bias);
-    TensorId out = f.last()->outId(0);
-    std::vector<Op *> folded{mm};
-    if (f.add) folded.push_back(f.add);
+    std::vector<Op *> folded{mm, f.add};
     folded.insert(folded.end(), f.act.begin(), f.act.end());
-    std::vector<TensorId> dropped;  // every folded op's output but the last
-    for (Op *op : folded)
-      if (op->outId(0) != out) dropped.push_back(op->outId(0));
-    for (Op *op : folded) g.eraseOp(op->id);
-    for (const auto &id : dropped) g.getTensors().remove(id);
-    g.connectAndSetup(g.moveIntoGraph(std::move(fused)), ins, {{0, out}});
+    fusion::replaceChain(g, folded, std::move(fused), ins);
     return true;
   }
 };

@@ -108,13 +108,7 @@ public:
     auto ln = OpManager::createOp(Domain::ai_onnx, "LayerNormalization", 17, mean->settings, attrs);
     std::map<InIndex, TensorId> ins{{0, c.x->id}, {1, c.gamma->id}};
     if (c.beta) ins[2] = c.beta->id;
-    TensorId out = c.ops.back()->outId(0);
-    std::vector<TensorId> dropped;
-    for (Op *op : c.ops)
-      if (op->outId(0) != out) dropped.push_back(op->outId(0));
-    for (Op *op : c.ops) g.eraseOp(op->id);
-    for (const auto &id : dropped) g.getTensors().remove(id);
-    g.connectAndSetup(g.moveIntoGraph(std::move(ln)), ins, {{0, out}});
+    fusion::replaceChain(g, c.ops, std::move(ln), ins);
     return true;
   }
 };
