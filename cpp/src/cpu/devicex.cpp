@@ -4,6 +4,7 @@
 #include "kernels/dispatch.hpp"
 #include "kernels/random_bits.hpp"
 #include "memory_plan.hpp"
+#include "replica_stepio.hpp"
 #include "shared_update.hpp"
 #include "ops/host_io.hpp"
 #include "popart/dataflow.hpp"
@@ -636,15 +637,7 @@ void Devicex::writeAnchor(IStepIO &io, const TensorId &id, const void *src, cons
   } else if (art.id() == AnchorReturnTypeId::EveryN && (mb.batch + 1) % art.rp() != 0) {
     return;
   }
-  MutableVoidData out = io.out(id, info.nelms());
-  if (out.info.isSet() && !hostHolds(out.info.dataType(), info.dataType()))
-    throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id, out.info.data_type(),
-                        info.data_type());
-  if (out.info.isSet() && out.info.nelms() != info.nelms())
-    throw runtime_error("output buffer of anchor '{}' has {} elements for one return, expected {} ({})", id,
-                        out.info.nelms(), info.nelms(), info.toString());
-  std::memcpy(out.data, src, static_cast<size_t>(info.nbytes()));
-  io.outComplete(id);
+  writeAnchorValue(io, id, info, src);
 }
 
 void Devicex::addTensorCallback(const Tensor *t, std::function<void(void *)> fn, int64_t replica) {

@@ -6,6 +6,18 @@
 
 namespace popart::popx {
 
+void writeAnchorValue(IStepIO &io, const TensorId &id, const TensorInfo &info, const void *src) {
+  MutableVoidData out = io.out(id, info.nelms());
+  if (out.info.isSet() && !hostHolds(out.info.dataType(), info.dataType()))
+    throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", id, out.info.data_type(),
+                        info.data_type());
+  if (out.info.isSet() && out.info.nelms() != info.nelms())
+    throw runtime_error("output buffer of anchor '{}' has {} elements for one return, expected {} ({})", id,
+                        out.info.nelms(), info.nelms(), info.toString());
+  if (info.nbytes() > 0) std::memcpy(out.data, src, static_cast<size_t>(info.nbytes()));
+  io.outComplete(id);
+}
+
 // One replica's inputs (queues per stream) and recorded anchors.
 class ReplicaStepIO::View final : public IStepIO {
 public:
@@ -74,15 +86,7 @@ public:
   void writeRound(IStepIO &io, int64_t k) {
     for (; next_ < order_.size() && anchors_[order_[next_]].k == k; ++next_) {
       const Anchor &a = anchors_[order_[next_]];
-      MutableVoidData out = io.out(*a.id, a.info->nelms());
-      if (out.info.isSet() && !hostHolds(out.info.dataType(), a.info->dataType()))
-        throw runtime_error("output buffer of anchor '{}' has type {}, expected {}", *a.id, out.info.data_type(),
-                            a.info->data_type());
-      if (out.info.isSet() && out.info.nelms() != a.info->nelms())
-        throw runtime_error("output buffer of anchor '{}' has {} elements for one return, expected {} ({})", *a.id,
-                            out.info.nelms(), a.info->nelms(), a.info->toString());
-      if (!a.bytes.empty()) std::memcpy(out.data, a.bytes.data(), a.bytes.size());
-      io.outComplete(*a.id);
+      writeAnchorValue(io, *a.id, *a.info, a.bytes.data());
     }
   }
 

@@ -21,6 +21,10 @@
 
 namespace popart::popx {
 
+/// Writes one value of anchor `id` (type and shape `info`, bytes at `src`) to `io`: out(), checks the
+/// buffer's type and size (a popart runtime_error naming the anchor), copy, outComplete().
+void writeAnchorValue(IStepIO &io, const TensorId &id, const TensorInfo &info, const void *src);
+
 class ReplicaStepIO {
 public:
   /// `anchors`: the type and shape of one value of each anchor a replica may write.
