@@ -31,6 +31,10 @@ int64_t readTicks() {
 #endif
 }
 
+bool isHostIO(const Op &op) {
+  return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);
+}
+
 // Ops exchanging data with the other replicas (a var update with sharded state all-gathers its weight).
 bool isCollective(const Op &op) {
   if (op.opid.type == "OptimizerVarUpdate") return op.attr<Attributes::Int>("stateShards", 1) > 1;
@@ -224,9 +228,7 @@ void Executor::prepare() {
     for (auto &d : replicas_) d->setAutoStages(stages);
   }
   if (R > 1) {
-    const Op *hostIO = findOp(ir_, [](const Op &op) {
-      return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op);
-    });
+    const Op *hostIO = findOp(ir_, isHostIO);
     if (hostIO && hostStreamReads(ir_, hostReads_)) {
       // Each replica reads and writes the host streams through its own view.
       replicaIO_ = std::make_unique<ReplicaStepIO>(R, anchorInfos(ir_));
@@ -300,7 +302,7 @@ bool Executor::pipelineApplies(std::string &why) const {
     return isCollective(op) && op.settings.executionContext != ExecutionContext::AccumulateOuterFragment;
   });
   if (sequential_ || collective ||
-      findOp(ir_, [](const Op &op) { return dynamic_cast<const HostLoadOp *>(&op) || dynamic_cast<const HostStoreOp *>(&op); }))
+      findOp(ir_, isHostIO))
     return why = "the program has collectives or host IO ops", false;
   if (ir_.isTraining() && ir_.getSessionOptions().getAccumulationFactor() < 2)
     return why = "training without gradient accumulation updates the weights after every micro-batch", false;
