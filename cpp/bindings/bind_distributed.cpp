@@ -5,6 +5,7 @@
 #include "cpu/communicator.hpp"
 #include "cpu/executor.hpp"
 #include "cpu/process_group.hpp"
+#include "cpu/shm_process_group.hpp"
 #include "popart/ir.hpp"
 #include "popart/session.hpp"
 #include "popart/sessionoptions.hpp"
@@ -29,7 +30,9 @@ public:
   }
   int64_t rank() const override { return rank_; }
   int64_t size() const override { return size_; }
-  void allGather(const void *in, int64_t bytes, void *out) override {
+  std::string transport() const override { return "MPI"; }
+  using popx::ProcessGroup::allGather;
+  void allGather(const void *in, int64_t bytes, void *out, const char *) override {
     py::gil_scoped_acquire gil;
     try {
       allGather_(py::memoryview::from_memory(const_cast<void *>(in), bytes, true),
@@ -79,6 +82,33 @@ void bindDistributed(py::module_ &m) {
     popx::setProcessGroup(std::make_shared<PyProcessGroup>(rank, size, std::move(allGather)));
   }, py::arg("rank"), py::arg("size"), py::arg("allGather"),
         "Registers allGather(send: memoryview, recv: memoryview) of this process's group (rank of size).");
+  m.def("_setShmProcessGroup", [](int64_t rank, int64_t size, const std::string &name, double timeout) {
+    std::shared_ptr<popx::ProcessGroup> group;
+    {
+      py::gil_scoped_release release;  // waits for the other processes to attach
+      group = std::make_shared<popx::ShmProcessGroup>(rank, size, name, timeout);
+    }
+    popx::setProcessGroup(std::move(group));
+  }, py::arg("rank"), py::arg("size"), py::arg("name"), py::arg("timeout"),
+        "Registers a process group of `size` processes on this host exchanging through the POSIX shared memory "
+        "`name` (the same on every process), waiting at most `timeout` seconds for the others.");
+  m.def("_processGroupAllGather", [](const py::buffer &send, const py::buffer &recv, const std::string &what) {
+    auto group = popx::processGroup();
+    if (!group) throw error("no process group: call popart.distributed.setup() first");
+    py::buffer_info in = send.request(), out = recv.request(true);
+    const int64_t bytes = in.size * in.itemsize;
+    if (out.size * out.itemsize != bytes * group->size())
+      throw error("all_gather: the receive buffer has {} bytes; {} processes x {} bytes need {}",
+                  out.size * out.itemsize, group->size(), bytes, bytes * group->size());
+    py::gil_scoped_release release;
+    group->allGather(in.ptr, bytes, out.ptr, what.c_str());
+  }, py::arg("send"), py::arg("recv"), py::arg("what") = "a collective",
+        "recv := every process's `send` bytes in rank order, through the registered process group (`what` names "
+        "the exchange in errors).");
+  m.def("_processGroupTransport", [] {
+    auto group = popx::processGroup();
+    return group ? group->transport() : std::string();
+  }, "What carries the registered process group's data ('' when none is registered).");
   m.def("_attachHostAllReduce", [](Session &s) {
     if (!s.getIr().getSessionOptions().hostAllReduce)
       throw error("session '{}' was created without SessionOptions.hostAllReduce = True: its gradients have no "

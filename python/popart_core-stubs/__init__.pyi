@@ -5410,6 +5410,14 @@ def _opSchemas() -> list:
     ...
 def _operatorTable(includeInternal: bool = False) -> list:
     ...
+def _processGroupAllGather(send: typing_extensions.Buffer, recv: typing_extensions.Buffer, what: str = 'a collective') -> None:
+    """
+    recv := every process's `send` bytes in rank order, through the registered process group (`what` names the exchange in errors).
+    """
+def _processGroupTransport() -> str:
+    """
+    What carries the registered process group's data ('' when none is registered).
+    """
 def _replicaVariableData(session: _SessionCore, id: str, localReplica: typing.SupportsInt | typing.SupportsIndex) -> bytes:
     """
     The bytes of variable `id` on local replica `localReplica` of the session's device.
@@ -5423,6 +5431,10 @@ def _setProcessGroup(rank: typing.SupportsInt | typing.SupportsIndex, size: typi
 def _setReplicaVariableData(session: _SessionCore, id: str, localReplica: typing.SupportsInt | typing.SupportsIndex, data: typing_extensions.Buffer) -> None:
     """
     Writes `data` (C-contiguous, the variable's bytes) to variable `id` on local replica `localReplica`.
+    """
+def _setShmProcessGroup(rank: typing.SupportsInt | typing.SupportsIndex, size: typing.SupportsInt | typing.SupportsIndex, name: str, timeout: typing.SupportsFloat | typing.SupportsIndex) -> None:
+    """
+    Registers a process group of `size` processes on this host exchanging through the POSIX shared memory `name` (the same on every process), waiting at most `timeout` seconds for the others.
     """
 def getSupportedOperations(includeInternal: bool) -> list[OperatorIdentifier]:
     """

@@ -163,7 +163,7 @@ void reduceInto(CollectiveOp op, DataType type, const std::vector<const char *> 
 } // namespace
 
 Communicator::Communicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset)
-    : outs_(static_cast<size_t>(localReplicas)), work_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
+    : outs_(static_cast<size_t>(localReplicas)), partOuts_(static_cast<size_t>(localReplicas)), work_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
       offset_(globalOffset) {}
 Communicator::~Communicator() = default;
 
@@ -226,6 +226,76 @@ void Communicator::allReduce(int64_t local, const ReplicaGrouping &g, Collective
       }
       reduceInto(op, type, w.members, begin, end - begin, o);
       w.done.emplace_back(first, o);
+    }
+  } catch (...) {
+    release(local);
+    throw;
+  }
+  release(local);
+}
+
+char *Communicator::staging(int64_t local, int64_t bytes) {
+  auto &buffer = work_[static_cast<size_t>(local)].staging;
+  if (buffer.size() < static_cast<size_t>(bytes)) buffer.resize(static_cast<size_t>(bytes));
+  return buffer.data();
+}
+
+namespace {
+
+// Calls f(part, offset in the part, count) for the elements [begin, end) of the parts packed one after the other.
+template <class F>
+void forPartsIn(const std::vector<Communicator::Part> &parts, int64_t begin, int64_t end, F f) {
+  int64_t at = 0;
+  for (size_t k = 0; k < parts.size() && at < end; at += parts[k].n, ++k) {
+    const int64_t from = std::max(begin, at), to = std::min(end, at + parts[k].n);
+    if (to > from) f(k, from - at, to - from);
+  }
+}
+
+} // namespace
+
+void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, CollectiveOp op,
+                                  const std::vector<Part> &parts, DataType type) {
+  checkGrouping(g);
+  const int64_t elem = TensorInfo(type, {}).nbytes();
+  int64_t n = 0;
+  for (const Part &p : parts) n += p.n;
+  if (op == CollectiveOp::Local) {
+    for (const Part &p : parts)
+      if (p.out != p.in) std::memmove(p.out, p.in, static_cast<size_t>(p.n * elem));
+    return;
+  }
+  char *packed = staging(local, n * elem);
+  for (const Part &p : parts) {
+    std::memcpy(packed, p.in, static_cast<size_t>(p.n * elem));
+    packed += p.n * elem;
+  }
+  // As allReduce: local replica j reduces elements [n j / L, n (j + 1) / L) of every local replica's parts.
+  partOuts_[static_cast<size_t>(local)] = &parts;
+  const auto &all = exchange(local, packed - n * elem, n * elem);
+  const int64_t begin = n * local / local_, end = n * (local + 1) / local_;
+  try {
+    auto &w = work_[static_cast<size_t>(local)];
+    w.doneParts.clear();
+    for (int64_t m = 0; m < local_ && end > begin; ++m) {
+      const auto &outs = *partOuts_[static_cast<size_t>(m)];
+      groupOf(g, offset_ + m, all, w.members);
+      const char *first = w.members.front();  // identifies the group
+      auto seen = std::find_if(w.doneParts.begin(), w.doneParts.end(), [&](const auto &d) { return d.first == first; });
+      if (seen != w.doneParts.end()) {  // another local replica of the same group: same values
+        const auto &from = *partOuts_[static_cast<size_t>(seen->second)];
+        forPartsIn(outs, begin, end, [&](size_t k, int64_t at, int64_t count) {
+          std::memcpy(static_cast<char *>(outs[k].out) + at * elem, static_cast<const char *>(from[k].out) + at * elem,
+                      static_cast<size_t>(count * elem));
+        });
+        continue;
+      }
+      int64_t packedAt = begin;
+      forPartsIn(outs, begin, end, [&](size_t k, int64_t at, int64_t count) {
+        reduceInto(op, type, w.members, packedAt, count, static_cast<char *>(outs[k].out) + at * elem);
+        packedAt += count;
+      });
+      w.doneParts.emplace_back(first, m);
     }
   } catch (...) {
     release(local);

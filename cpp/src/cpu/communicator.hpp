@@ -59,6 +59,18 @@ public:
   /// out = op over the group of in (n elements of `type`); out may be in.
   void allReduce(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out, DataType type,
                  int64_t n);
+  /// One tensor of an allReduceParts: n elements from in, reduced into out (out may be in).
+  struct Part {
+    const void *in;
+    void *out;
+    int64_t n;
+  };
+  /// allReduce of several tensors of one type in one exchange: their inputs
+  /// are packed where the exchange reads them (in the shared memory of a
+  /// process group when it can), and each part's reduction is written
+  /// straight into its output. Every local replica passes the same sizes.
+  void allReduceParts(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const std::vector<Part> &parts,
+                      DataType type);
   /// Local replicas sharing a weight (shared_update.hpp): the elements of this
   /// replica's slice (replicaSlice) of out := op over every replica's in, in
   /// replica order; out's other elements are left as they are. One group of all
@@ -109,6 +121,9 @@ public:
 protected:
   /// Pointers to every global replica's `bytes` bytes, valid until release().
   virtual const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) = 0;
+  /// Where local replica `local` may write the `bytes` bytes it is about to
+  /// exchange (exchange() then copies nothing); a buffer of its own by default.
+  virtual char *staging(int64_t local, int64_t bytes);
   virtual void release(int64_t local) = 0;
   /// Waits for the other local replicas.
   virtual void localBarrier() = 0;
@@ -120,9 +135,12 @@ private:
   std::vector<char> hostRecv_;
   void *hostResult_ = nullptr;
   std::vector<void *> outs_;  // per local replica: its all-reduce output (read after exchange())
+  std::vector<const std::vector<Part> *> partOuts_;  // per local replica: its allReduceParts parts
   struct Work {                // per local replica thread, reused between collectives
     std::vector<const char *> members;
     std::vector<std::pair<const char *, const char *>> done;  // group (first member) -> reduced chunk
+    std::vector<std::pair<const char *, int64_t>> doneParts;   // group (first member) -> local replica reduced for
+    std::vector<char> staging;
   };
   std::vector<Work> work_;
   int64_t local_, global_, offset_;

@@ -31,6 +31,21 @@ void setProcessGroup(std::shared_ptr<ProcessGroup> group) {
   groupSlot() = std::move(group);
 }
 
+const std::vector<const char *> &ProcessGroup::post(const void *in, int64_t bytes) {
+  const int64_t P = size();
+  if (gathered_.size() < static_cast<size_t>(P * bytes)) gathered_.resize(static_cast<size_t>(P * bytes));
+  allGather(in, bytes, gathered_.data());
+  pointers_.resize(static_cast<size_t>(P));
+  for (int64_t p = 0; p < P; ++p) pointers_[static_cast<size_t>(p)] = gathered_.data() + p * bytes;
+  return pointers_;
+}
+
+void ProcessGroup::barrier(const char *what) {
+  const char mine = 0;
+  std::vector<char> all(static_cast<size_t>(size()));
+  allGather(&mine, 1, all.data(), what);
+}
+
 ProcessCommunicator::ProcessCommunicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset,
                                          std::shared_ptr<ProcessGroup> group)
     : Communicator(localReplicas, globalReplicas, globalOffset), group_(std::move(group)), barrier_(localReplicas),
@@ -91,8 +106,6 @@ const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, co
   if (local == 0) {
     try {
       const int64_t R = localReplicas(), chunk = R * bytes;
-      if (recv_.size() < static_cast<size_t>(chunk * group_->size()))
-        recv_.resize(static_cast<size_t>(chunk * group_->size()));
       const void *send = posted_.front();  // one local replica: its buffer as it is
       if (R > 1) {
         if (send_.size() < static_cast<size_t>(chunk)) send_.resize(static_cast<size_t>(chunk));
@@ -100,8 +113,9 @@ const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, co
           std::memcpy(send_.data() + j * bytes, posted_[static_cast<size_t>(j)], static_cast<size_t>(bytes));
         send = send_.data();
       }
-      group_->allGather(send, chunk, recv_.data());
-      for (size_t g = 0; g < all_.size(); ++g) all_[g] = recv_.data() + slotOf_[g] * bytes;
+      const auto &processes = group_->post(send, chunk);
+      for (size_t g = 0; g < all_.size(); ++g)
+        all_[g] = processes[static_cast<size_t>(slotOf_[g] / R)] + slotOf_[g] % R * bytes;
     } catch (const std::exception &e) {
       barrier_.abort(std::string("rank ") + std::to_string(group_->rank()) + ": " + e.what());
       throw;
@@ -109,6 +123,23 @@ const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, co
   }
   barrier_.wait();
   return all_;
+}
+
+char *ProcessCommunicator::staging(int64_t local, int64_t bytes) {
+  if (localReplicas() == 1)  // this process's contribution as it is: straight into the group's buffer
+    if (char *p = group_->sendBuffer(bytes)) return p;
+  return Communicator::staging(local, bytes);
+}
+
+void ProcessCommunicator::release(int64_t local) {
+  barrier_.wait();  // every local replica has read the contributions
+  if (local != 0) return;
+  try {
+    group_->done();
+  } catch (const std::exception &e) {
+    barrier_.abort(std::string("rank ") + std::to_string(group_->rank()) + ": " + e.what());
+    throw;
+  }
 }
 
 } // namespace popart::popx

@@ -1,7 +1,8 @@
 // Replicas spread over processes (global replication): this process's replica
 // threads exchange through shared memory, and its first replica thread
 // exchanges the process's contributions with the other processes through the
-// ProcessGroup (one all-gather per collective).
+// ProcessGroup (one post per collective: the contributions are read where the
+// group put them, in shared memory when the processes share a host).
 #pragma once
 #include "communicator.hpp"
 #include "process_group.hpp"
@@ -26,15 +27,16 @@ public:
 
 protected:
   const std::vector<const char *> &exchange(int64_t local, const void *in, int64_t bytes) override;
-  void release(int64_t local) override { barrier_.wait(); }
+  void release(int64_t local) override;
+  char *staging(int64_t local, int64_t bytes) override;
   void localBarrier() override { barrier_.wait(); }
 
 private:
   std::shared_ptr<ProcessGroup> group_;
   Barrier barrier_;
   std::vector<const void *> posted_;
-  std::vector<char> send_, recv_;
-  std::vector<int64_t> slotOf_;  // global replica -> slot in recv_ (process-major)
+  std::vector<char> send_;
+  std::vector<int64_t> slotOf_;  // global replica -> process x localReplicas + its local index
   std::vector<const char *> all_;
 };
 

@@ -1,8 +1,10 @@
 // The communicators without sessions: replica threads of one process, and
-// "processes" simulated by threads over an in-memory ProcessGroup, checked
-// against sums computed here.
+// "processes" simulated by threads over an in-memory ProcessGroup or over the
+// shared-memory one (each thread maps the segments as a process would),
+// checked against sums computed here.
 #include "cpu/communicator.hpp"
 #include "cpu/process_communicator.hpp"
+#include "cpu/shm_process_group.hpp"
 #include "popart/error.hpp"
 #include <gtest/gtest.h>
 #include <atomic>
@@ -11,6 +13,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <unistd.h>
 
 using namespace popart;
 using namespace popart::popx;
@@ -35,7 +38,8 @@ public:
   ThreadGroup(SharedGroupState &s, int64_t rank, int64_t size) : s_(s), rank_(rank), size_(size) {}
   int64_t rank() const override { return rank_; }
   int64_t size() const override { return size_; }
-  void allGather(const void *in, int64_t bytes, void *out) override {
+  using ProcessGroup::allGather;
+  void allGather(const void *in, int64_t bytes, void *out, const char *) override {
     s_.posted[static_cast<size_t>(rank_)] = in;
     s_.barrier.wait();
     for (int64_t p = 0; p < size_; ++p)
@@ -48,7 +52,28 @@ private:
   int64_t rank_, size_;
 };
 
+// The ProcessCommunicator tests run over both groups: "threads" (ThreadGroup) and "shm" (ShmProcessGroup).
+class ProcessGroups : public ::testing::TestWithParam<std::string> {
+protected:
+  std::shared_ptr<ProcessGroup> group(int64_t p, int64_t P) {
+    std::call_once(once_, [&] {
+      state_ = std::make_unique<SharedGroupState>(P);
+      static std::atomic<int> tests{0};
+      name_ = "/popart-gtest-" + std::to_string(getpid()) + "-" + std::to_string(tests++);
+    });
+    if (GetParam() == "threads") return std::make_shared<ThreadGroup>(*state_, p, P);
+    return std::make_shared<ShmProcessGroup>(p, P, name_, 30.0);
+  }
+
+private:
+  std::once_flag once_;
+  std::unique_ptr<SharedGroupState> state_;
+  std::string name_;
+};
+
 } // namespace
+
+INSTANTIATE_TEST_SUITE_P(Groups, ProcessGroups, ::testing::Values("threads", "shm"));
 
 TEST(Communicator, LocalAllReduceSumsInPlaceOverGroups) {
   const int64_t R = 4, n = 1001;
@@ -93,13 +118,11 @@ TEST(Communicator, AbortReleasesWaitingReplicas) {
   });
 }
 
-TEST(ProcessCommunicator, TwoProcessesOfTwoReplicas) {
+TEST_P(ProcessGroups, TwoProcessesOfTwoReplicas) {
   const int64_t P = 2, R = 2, n = 5;
-  SharedGroupState state(P);
   std::vector<std::vector<float>> out(P * R, std::vector<float>(R * P * n));
   onThreads(P, [&](int64_t p) {
-    auto group = std::make_shared<ThreadGroup>(state, p, P);
-    ProcessCommunicator comm(R, P * R, p * R, group);
+    ProcessCommunicator comm(R, P * R, p * R, group(p, P));
     onThreads(R, [&](int64_t j) {
       const int64_t g = p * R + j;
       std::vector<float> x(n);
@@ -128,15 +151,14 @@ TEST(ProcessCommunicator, ProcessesMustTileTheReplicas) {
   EXPECT_NE(errors[0].find("globalReplicaOffset"), std::string::npos);
 }
 
-TEST(ProcessCommunicator, StridedGroupingAcrossProcesses) {
+TEST_P(ProcessGroups, StridedGroupingAcrossProcesses) {
   // 4 processes of 2 replicas, groups of stride 2 and size 2 among 8: {0, 2}, {1, 3}, {4, 6}, {5, 7}
   const int64_t P = 4, R = 2, n = 3;
   const ReplicaGrouping rg(8, 2, 2);
-  SharedGroupState state(P);
   std::vector<std::vector<float>> gathered(P * R, std::vector<float>(2 * n)), reduced(P * R, std::vector<float>(n));
   std::vector<float> scattered(P * R);
   onThreads(P, [&](int64_t p) {
-    ProcessCommunicator comm(R, P * R, p * R, std::make_shared<ThreadGroup>(state, p, P));
+    ProcessCommunicator comm(R, P * R, p * R, group(p, P));
     onThreads(R, [&](int64_t j) {
       const int64_t g = p * R + j;
       std::vector<float> x(n);
@@ -167,5 +189,52 @@ TEST(Communicator, GroupingForOtherReplicasIsRefused) {
     EXPECT_NE(std::string(e.what()).find("ReplicaGrouping(numReplicas=8, stride=2, groupSize=2) is for 8 replicas"),
               std::string::npos)
         << e.what();
+  }
+}
+
+namespace {
+
+// allReduceParts of three parts of odd sizes (the replicas' element ranges cut across parts), every global
+// replica of `comm`: part k of replica g holds g * 1000 + k * 100 + i; checked against sums over `groups`.
+void checkAllReduceParts(Communicator &comm, int64_t local, const ReplicaGrouping &rg) {
+  const std::vector<int64_t> sizes = {7, 1, 13};
+  const int64_t g = comm.globalOffset() + local;
+  std::vector<std::vector<float>> in(sizes.size()), out(sizes.size());
+  std::vector<Communicator::Part> parts;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    for (int64_t i = 0; i < sizes[k]; ++i) in[k].push_back(static_cast<float>(g * 1000 + k * 100 + i));
+    out[k].assign(static_cast<size_t>(sizes[k]), -1.0f);
+    parts.push_back({in[k].data(), k == 1 ? in[k].data() : out[k].data(), sizes[k]});  // part 1 in place
+  }
+  comm.allReduceParts(local, rg, CollectiveOp::Add, parts, DataType::FLOAT);
+  const unsigned group = rg.getGroupAt(static_cast<unsigned>(g));
+  for (size_t k = 0; k < sizes.size(); ++k)
+    for (int64_t i = 0; i < sizes[k]; ++i) {
+      float want = 0;
+      for (unsigned m = 0; m < rg.getGroupSize(); ++m)
+        want += static_cast<float>(rg.getReplicaAt(group, m) * 1000 + k * 100 + i);
+      EXPECT_EQ(static_cast<const float *>(parts[k].out)[i], want) << "replica " << g << " part " << k << " i " << i;
+    }
+}
+
+} // namespace
+
+TEST(Communicator, LocalAllReducePartsOverGroups) {
+  const int64_t R = 4;
+  LocalCommunicator comm(R);
+  for (const ReplicaGrouping &rg : {ReplicaGrouping(4, 1, 2), ReplicaGrouping(4, 2, 2), ReplicaGrouping(4, 1, 4)})
+    onThreads(R, [&](int64_t r) { checkAllReduceParts(comm, r, rg); });
+}
+
+TEST_P(ProcessGroups, AllReducePartsAcrossProcesses) {
+  for (const int64_t R : {int64_t{1}, int64_t{2}}) {  // one local replica: packed straight into the group's buffer
+    const int64_t P = 2;
+    onThreads(P, [&](int64_t p) {
+      ProcessCommunicator comm(R, P * R, p * R, group(p, P));
+      onThreads(R, [&](int64_t j) {
+        checkAllReduceParts(comm, j, ReplicaGrouping(static_cast<unsigned>(P * R), 1, static_cast<unsigned>(P * R)));
+        if (R == 2) checkAllReduceParts(comm, j, ReplicaGrouping(4, 2, 2));  // orthogonal: across the processes
+      });
+    });
   }
 }

@@ -23,6 +23,7 @@ def train_mode(out, local, micro, opt):
     w = train(s, mine, micro, local)
     if rank == 0:
         np.savez(out, **w)
+        print("transport:", distributed.transport(), flush=True)
 
 
 def hvd_mode(out, insert):

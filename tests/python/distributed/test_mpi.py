@@ -33,14 +33,32 @@ def mpirun(args, n=2, timeout=120, env=None, script=None, cwd=None, mpi_args=())
 @pytest.mark.parametrize("micro", [1, 2])
 @pytest.mark.parametrize("local", [1, 2])
 def test_processes_equal_one_replica_on_full_batch(tmp_path, local, micro, opt):
+    check_against_one_replica(tmp_path, local, micro, opt, "shared memory")
+
+
+@pytest.mark.parametrize("opt", ["sgd", "adam"])
+def test_processes_over_mpi_messages(tmp_path, opt):
+    """POPART_DISTRIBUTED_TRANSPORT=mpi: the same training through mpi4py instead of shared memory."""
+    check_against_one_replica(tmp_path, 2, 2, opt, "MPI", env={"POPART_DISTRIBUTED_TRANSPORT": "mpi"})
+
+
+def check_against_one_replica(tmp_path, local, micro, opt, transport, env=None):
     out = str(tmp_path / "w.npz")
-    p, _ = mpirun(["train", out, str(local), str(micro), opt])
+    p, _ = mpirun(["train", out, str(local), str(micro), opt], env=env)
     assert p.returncode == 0, p.stdout + p.stderr
+    assert f"transport: {transport}" in p.stdout, p.stdout
     got = dict(np.load(out))
     replicas = 2 * local
     data = make_data(STEPS, micro, replicas, BATCH)
     want = train(session(replicas * BATCH, micro, 1, opt), merged(data, replicas), micro, 1)
     assert max_rel_diff(got, want) <= 1e-6
+
+
+def test_unknown_transport_is_an_error(tmp_path):
+    p, _ = mpirun(["train", str(tmp_path / "w.npz"), "1", "1", "sgd"], env={"POPART_DISTRIBUTED_TRANSPORT": "tcp"},
+                  timeout=90)
+    assert p.returncode != 0
+    assert "POPART_DISTRIBUTED_TRANSPORT='tcp': expected 'auto'" in p.stdout + p.stderr, p.stdout + p.stderr
 
 
 @pytest.mark.parametrize("mode", ["raise", "die"])

@@ -1,7 +1,8 @@
 // Kernel of ReplicatedAllReduceFused (ops/collectives_fused.cpp): the inputs
-// are packed into one buffer (made at grow time), all-reduced in one
-// collective (one exchange between processes instead of one per weight), and
-// unpacked into the outputs.
+// are all-reduced in one collective (one exchange between processes instead
+// of one per weight: Communicator::allReduceParts packs them where the
+// exchange reads them and reduces into the outputs). With hostAllReduce the
+// packed sums are averaged over the host processes too, then unpacked.
 #include "cpu/communicator.hpp"
 #include "cpu/devicex.hpp"
 #include "ops/collectives.hpp"
@@ -28,6 +29,13 @@ public:
       total += parts.back().first.nelms();
     }
     const DataType type = parts.front().first.dtype();
+    if (!host) {
+      std::vector<popx::Communicator::Part> views;
+      for (const auto &[in, out] : parts) views.push_back({in.raw(), out.raw(), in.nelms()});
+      const ReplicaGrouping grouping = comm->grouping(group);
+      prog.add([=] { comm->allReduceParts(r, grouping, cop, views, type); });
+      return;
+    }
     popx::TensorView packed = createTensor(TensorInfo(type, {total}));
     prog.add([=] {
       char *p = static_cast<char *>(packed.raw());
@@ -36,7 +44,7 @@ public:
         p += in.nbytes();
       }
       comm->allReduce(r, group, cop, packed.raw(), packed.raw(), type, total);
-      if (host) comm->hostAllReduce(r, packed.raw(), type, total);
+      comm->hostAllReduce(r, packed.raw(), type, total);
       p = static_cast<char *>(packed.raw());
       for (const auto &[in, out] : parts) {
         std::memcpy(out.raw(), p, static_cast<size_t>(out.nbytes()));
