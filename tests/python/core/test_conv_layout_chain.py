@@ -104,7 +104,7 @@ def test_max_pool_between_convs_keeps_nan(x_shape, channels, attrs, blocked, cap
     finally:
         popart.getLogger("opx").setLevel("INFO")
     if blocked is not None:  # oneDNN's choice of layout for the first convolution's output
-        assert ("NaN-keeping max pool over 16-channel blocks" in capfd.readouterr().err) == blocked
+        assert ("NaN-keeping max pool over 16-channel lanes" in capfd.readouterr().err) == blocked
     out = s.initAnchorArrays()
     s.run(popart.PyStepIO({"x": x}, out))
     f = torch.nn.functional
@@ -120,3 +120,58 @@ def test_max_pool_between_convs_keeps_nan(x_shape, channels, attrs, blocked, cap
     assert np.isnan(want).any() and not np.isnan(want).all()
     np.testing.assert_array_equal(np.isnan(out["y"]), np.isnan(want))
     np.testing.assert_allclose(out["y"], want, rtol=1e-4, atol=1e-4)
+
+
+def conv_pool_flatten_model(x_shape, channels, attrs, w, fc):
+    """x -> Conv(w, 3x3, pads 1) -> Relu -> MaxPool(attrs) -> Flatten -> MatMul(fc) -> y: the pool reads the
+    conv's oneDNN layout and writes the plain layout the Flatten needs."""
+    nodes = [oh.make_node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]), oh.make_node("Relu", ["c"], ["r"]),
+             oh.make_node("MaxPool", ["r"], ["p"], **attrs), oh.make_node("Flatten", ["p"], ["f"], axis=1),
+             oh.make_node("MatMul", ["f", "fc"], ["y"])]
+    inits = [onnx.numpy_helper.from_array(w, "w"), onnx.numpy_helper.from_array(fc, "fc")]
+    graph = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, list(x_shape))],
+                          [oh.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None),
+                           oh.make_tensor_value_info("p", onnx.TensorProto.FLOAT, None)], initializer=inits)
+    return oh.make_model(graph, opset_imports=[oh.make_opsetid("", 11)]).SerializeToString()
+
+
+FLATTENED_POOLS = [  # x shape, channels, MaxPool attributes, the layout the pool reads (None: oneDNN's choice)
+    ((32, 32, 14, 14), 64, {"kernel_shape": [2, 2], "strides": [2, 2]}, "channels-last"),  # the MNIST CNN's second
+    ((2, 3, 12, 12), 32, {"kernel_shape": [2, 2], "strides": [2, 2]}, "blocked"),
+    ((2, 3, 11, 13), 48, {"kernel_shape": [3, 3], "strides": [2, 2], "pads": [1, 0, 1, 1]}, None),
+    ((2, 3, 11, 13), 20, {"kernel_shape": [3, 3], "strides": [2, 2]}, None),  # a partial last block
+]
+
+
+@pytest.mark.parametrize("x_shape,channels,attrs,layout", FLATTENED_POOLS)
+def test_max_pool_into_flatten_keeps_nan(x_shape, channels, attrs, layout, capfd):
+    """MaxPool from a conv's layout (16-channel blocks or channels last) into the plain layout a Flatten reads
+    equals torch, NaN included (the pooled tensor is anchored too, so it is compared directly)."""
+    rs = np.random.RandomState(2)
+    x = rs.randn(*x_shape).astype(np.float32)
+    x.reshape(-1)[rs.choice(x.size, max(1, x.size // 500), replace=False)] = np.nan
+    w = (rs.randn(channels, x_shape[1], 3, 3) * 0.3).astype(np.float32)
+    f = torch.nn.functional
+    t = lambda a: torch.from_numpy(a.astype(np.float64))  # noqa: E731
+    c = torch.relu(f.conv2d(t(x), t(w), padding=1))
+    pads = attrs.get("pads", [0, 0, 0, 0])
+    c = f.pad(c, [pads[1], pads[3], pads[0], pads[2]], value=-np.inf)
+    p = f.max_pool2d(c, attrs["kernel_shape"], attrs["strides"])
+    fc = (rs.randn(p[0].numel(), 5) * 0.1).astype(np.float32)
+    popart.getLogger("opx").setLevel("DEBUG")
+    try:
+        s = popart.InferenceSession(conv_pool_flatten_model(x_shape, channels, attrs, w, fc),
+                                    popart.DataFlow(1, ["y", "p"]), popart.DeviceManager().createCpuDevice())
+        s.prepareDevice()
+    finally:
+        popart.getLogger("opx").setLevel("INFO")
+    if layout is not None:
+        assert f"max pool over 16-channel lanes ({layout} input, plain output)" in capfd.readouterr().err
+    out = s.initAnchorArrays()
+    s.run(popart.PyStepIO({"x": x}, out))
+    want_p = p.numpy()
+    assert np.isnan(want_p).any() and not np.isnan(want_p).all()
+    np.testing.assert_array_equal(np.isnan(out["p"]), np.isnan(want_p))
+    np.testing.assert_allclose(out["p"], want_p, rtol=1e-4, atol=1e-4)
+    want_y = (p.flatten(1) @ t(fc)).numpy()
+    np.testing.assert_allclose(out["y"], want_y, rtol=1e-4, atol=1e-4)

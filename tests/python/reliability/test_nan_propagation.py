@@ -409,3 +409,65 @@ def test_graphcore_reduce_median(op_tester, axes, keepdims, dtype):
     want_vals, want_idx = _median(x, axes, keepdims)
     check(vals, want_vals, dtype)
     check(idx, want_idx, np.int32)
+
+
+# ---------------------------------------------------------------- products with a fused Relu
+
+def _fused_relu_model(kind, x, w, b):
+    """Relu after Gemm / MatMul + Add / Conv + bias: the patterns fuse each Relu into the product."""
+    import onnx
+    import onnx.helper as oh
+    from onnx import numpy_helper
+    if kind == "gemm":
+        nodes = [oh.make_node("Gemm", ["x", "w", "b"], ["c"])]
+    elif kind == "matmul_add":
+        nodes = [oh.make_node("MatMul", ["x", "w"], ["m"]), oh.make_node("Add", ["m", "b"], ["c"])]
+    else:
+        nodes = [oh.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1])]
+    nodes.append(oh.make_node("Relu", ["c"], ["y"]))
+    f = onnx.TensorProto.FLOAT
+    g = oh.make_graph(nodes, "g", [oh.make_tensor_value_info("x", f, x.shape)], [oh.make_tensor_value_info("y", f, None)],
+                      [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    return oh.make_model(g, opset_imports=[oh.make_opsetid("", 13)]).SerializeToString()
+
+
+def _conv_reference(x, w, b):
+    """float64 3x3 convolution with pads 1 as a sum of shifted products (NaN * 0 = NaN, as the product's)."""
+    n, c, h, wd = x.shape
+    p = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = np.zeros((n, w.shape[0], h, wd)) + b[None, :, None, None]
+    for i in range(3):
+        for j in range(3):
+            out += np.einsum("oc,nchw->nohw", w[:, :, i, j], p[:, :, i:i + h, j:j + wd])
+    return out
+
+
+@pytest.mark.parametrize("kind,shape", [("gemm", [16, 40]), ("matmul_add", [3, 16, 40]), ("conv", [2, 5, 9, 11]),
+                                        ("conv", [4, 32, 14, 14])])
+def test_fused_relu_keeps_nan(kind, shape):
+    """A Relu fused into the product (a oneDNN post-op) keeps NaN and turns -Inf and negatives into +0, as numpy's
+    maximum(x, 0) does; Inf inputs make NaN where they meet opposite signs or zeros."""
+    import popart
+    from _reliability_models import session
+    x = special(shape, np.float32, 21, nan=0.01, inf=0.01).astype(np.float32)
+    rng = np.random.default_rng(3)
+    if kind == "conv":
+        w = rng.standard_normal((24, shape[1], 3, 3)).astype(np.float32)
+        b = rng.standard_normal(24).astype(np.float32)
+    else:
+        w = rng.standard_normal((shape[-1], 24)).astype(np.float32)
+        b = rng.standard_normal(24).astype(np.float32)
+    s = session(_fused_relu_model(kind, x, w, b), ["y"])
+    fused = {"gemm": "GemmFused", "matmul_add": "GemmFused", "conv": "ConvFused"}[kind]
+    assert fused in s.getSummaryReport(), "the Relu was not fused: the test would not check the post-op"
+    y = s.initAnchorArrays()
+    s.run(popart.PyStepIO({"x": x}, y))
+    with np.errstate(all="ignore"):
+        x64, w64, b64 = x.astype(np.float64), w.astype(np.float64), b.astype(np.float64)
+        pre = _conv_reference(x64, w64, b64) if kind == "conv" else np.matmul(x64, w64) + b64
+        want = np.maximum(pre, 0)
+    assert np.isnan(want).any() and (want == 0).any()
+    np.testing.assert_array_equal(np.isnan(y["y"]), np.isnan(want))
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(y["y"][finite], want[finite], rtol=1e-4, atol=1e-3)
+    assert not np.signbit(y["y"][want == 0]).any(), "Relu gave -0"

@@ -36,5 +36,10 @@ dnnl::memory plainMemory(const Shape &shape, void *data) { return wrap(plainDesc
 
 dnnl::memory wrap(const dnnl::memory::desc &md, void *data) { return dnnl::memory(md, engine(), data); }
 
+void appendRelu(dnnl::post_ops &ops) {
+  ops.append_eltwise(dnnl::algorithm::eltwise_elu, 0.f, 0.f);
+  ops.append_eltwise(dnnl::algorithm::eltwise_linear, 1.f, 0.f);
+}
+
 } // namespace popart::cpu::dnnl_ctx
 #endif

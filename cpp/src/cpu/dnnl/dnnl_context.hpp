@@ -24,4 +24,9 @@ dnnl::memory plainMemory(const Shape &shape, void *data);
 /// Memory of descriptor `md` over `data` (not owned).
 dnnl::memory wrap(const dnnl::memory::desc &md, void *data);
 
+/// Appends Relu to `ops` as ONNX (numpy) defines it: NaN stays NaN. oneDNN's eltwise_relu with alpha 0 is
+/// max(x, 0), which turns NaN into 0; elu with alpha 0 (x > 0 ? x : 0 (e^x - 1)) keeps NaN and gives -0 for
+/// negative x, and + 0 (eltwise_linear 1, 0) makes that +0.
+void appendRelu(dnnl::post_ops &ops);
+
 } // namespace popart::cpu::dnnl_ctx

@@ -166,7 +166,7 @@ void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, 
     ops.append_binary(dnnl::algorithm::binary_add, bnShift.get_desc());
   }
   if (z) ops.append_sum();
-  if (relu) ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+  if (relu) dnnl_ctx::appendRelu(ops);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);
   auto pd = ConvDnnl(cs).forward(dnnl::prop_kind::forward_inference, bool(b), cs.m(), attr);

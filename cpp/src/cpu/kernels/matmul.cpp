@@ -282,7 +282,7 @@ bool makeGemm(const GemmLoop &l, bool ta, bool tb, const Shape &cDims, bool acti
     ops.append_binary(dnnl::algorithm::binary_add, dnnl_ctx::plainDesc(cDims));
     if (l.beta != 1.0) ops.append_eltwise(dnnl::algorithm::eltwise_linear, static_cast<float>(l.beta), 0.f);
   }
-  if (activate && l.activation == 1) ops.append_eltwise(dnnl::algorithm::eltwise_relu, 0.f, 0.f);
+  if (activate && l.activation == 1) dnnl_ctx::appendRelu(ops);
   if (activate && l.activation == 2) ops.append_eltwise(dnnl::algorithm::eltwise_gelu_erf, 0.f, 0.f);
   dnnl::primitive_attr attr;
   attr.set_post_ops(ops);

@@ -20,6 +20,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
 #include "cpu/dnnl/tensor_layout.hpp"
@@ -250,9 +251,11 @@ std::function<void()> maxPoolNanFixup(const PoolShape &ps, dnnl::memory src, dnn
 typedef float Float16Lanes __attribute__((vector_size(64)));
 typedef int32_t Int16Lanes __attribute__((vector_size(64)));
 
-/// One output row (od, oh) of a max pool over one 16-channel block `x` (spatial sizes w.in, 16 channels
-/// innermost, oneDNN's nC[d][h]w16c) into `y`: a tap holding NaN makes the output NaN (numpy's max).
-POPART_SIMD_CLONES void maxPoolBlock16Row(const float *x, float *y, const Window3 &w, int64_t od, int64_t oh) {
+/// One output row (od, oh) of a max pool over 16 channels stored innermost: input pixel q's 16 lanes
+/// (q = (d w.in[1] + h) w.in[2] + w) at x + q inStride, output column ow's at y + ow outStride. A tap holding
+/// NaN makes the output NaN (numpy's max).
+POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float *y, int64_t outStride,
+                                        const Window3 &w, int64_t od, int64_t oh) {
   int64_t d0, d1, h0, h1;
   w.taps(0, od, 0, w.in[0], d0, d1);
   w.taps(1, oh, 0, w.in[1], h0, h1);
@@ -264,16 +267,16 @@ POPART_SIMD_CLONES void maxPoolBlock16Row(const float *x, float *y, const Window
     Int16Lanes seen = {};
     for (int64_t td = d0; td < d1; ++td)
       for (int64_t th = h0; th < h1; ++th) {
-        const float *row = x + (w.pos(0, od, td) * w.in[1] + w.pos(1, oh, th)) * w.in[2] * 16;
+        const int64_t row = (w.pos(0, od, td) * w.in[1] + w.pos(1, oh, th)) * w.in[2];
         for (int64_t tw = w0; tw < w1; ++tw) {
           Float16Lanes v;
-          std::memcpy(&v, row + w.pos(2, ow, tw) * 16, sizeof v);
+          std::memcpy(&v, x + (row + w.pos(2, ow, tw)) * inStride, sizeof v);
           acc = v > acc ? v : acc;
           seen |= v != v;
         }
       }
     Float16Lanes out = seen != 0 ? nan - Float16Lanes{} : acc;
-    std::memcpy(y + ow * 16, &out, sizeof out);
+    std::memcpy(y + ow * outStride, &out, sizeof out);
   }
 }
 
@@ -285,32 +288,77 @@ dnnl::memory::desc block16Desc(const dnnl::memory::dims &dims) {
   return t == tag::undef ? dnnl::memory::desc() : dnnl::memory::desc(dims, dnnl::memory::data_type::f32, t);
 }
 
-/// MaxPool of a FLOAT input its producer left in the 16-channel blocked layout, into the same layout when the
-/// output may hold it: one pass that keeps NaN, instead of oneDNN's pooling plus a NaN scan of the whole input
-/// (which no longer sits in cache: 7% of the MNIST CNN's time).
-bool growMaxPoolBlock16(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
+/// The channels-last layout of `dims` (rank 3 to 5: nwc, nhwc, ndhwc), or an empty descriptor.
+dnnl::memory::desc channelsLastDesc(const dnnl::memory::dims &dims) {
+  using tag = dnnl::memory::format_tag;
+  const tag t = dims.size() == 3 ? tag::nwc : dims.size() == 4 ? tag::nhwc : dims.size() == 5 ? tag::ndhwc
+                                                                                             : tag::undef;
+  return t == tag::undef ? dnnl::memory::desc() : dnnl::memory::desc(dims, dnnl::memory::data_type::f32, t);
+}
+
+/// Where a max pool's 16-channel lane groups lie: chunk b (image b / perImage, channels c0 = 16 (b % perImage)
+/// on) in 16-channel blocks (any C) or channels last (C a multiple of 16).
+struct LaneChunks {
+  Window3 w;
+  int64_t channels, perImage;
+  bool channelsLast;
+  const float *inBase(const float *x, int64_t b) const {
+    return channelsLast ? x + b / perImage * w.inSize() * channels + b % perImage * 16 : x + b * w.inSize() * 16;
+  }
+  int64_t stride() const { return channelsLast ? channels : 16; }
+  /// Output row (od, oh) of chunk b in the input's layout.
+  float *outRow(float *y, int64_t b, int64_t row) const {
+    return channelsLast ? y + (b / perImage * w.outSize() + row * w.out[2]) * channels + b % perImage * 16
+                        : y + (b * w.outSize() + row * w.out[2]) * 16;
+  }
+};
+
+/// Max pool rows [r0, r1) of `c` (row r: chunk, od, oh) into the input's layout or, with `plain`, the plain
+/// (N, C, spatial) layout (each row pooled into a buffer, its lanes written to their channels' planes).
+void maxPoolLaneRows(const LaneChunks &c, const float *x, float *y, bool plain, int64_t r0, int64_t r1) {
+  const Window3 &w = c.w;
+  alignas(64) float local[16 * 64];
+  std::vector<float> wide(plain && w.out[2] > 64 ? static_cast<size_t>(16 * w.out[2]) : 0);
+  float *buffer = wide.empty() ? local : wide.data();
+  for (int64_t r = r0; r < r1; ++r) {
+    const int64_t b = r / (w.out[0] * w.out[1]), od = r / w.out[1] % w.out[0], oh = r % w.out[1];
+    const int64_t row = od * w.out[1] + oh;
+    if (!plain) {
+      maxPoolLanesRow(c.inBase(x, b), c.stride(), c.outRow(y, b, row), c.stride(), w, od, oh);
+      continue;
+    }
+    maxPoolLanesRow(c.inBase(x, b), c.stride(), buffer, 16, w, od, oh);
+    const int64_t c0 = b % c.perImage * 16, lanes = std::min<int64_t>(16, c.channels - c0);
+    float *out = y + (b / c.perImage * c.channels + c0) * w.outSize() + row * w.out[2];
+    for (int64_t l = 0; l < lanes; ++l)
+      for (int64_t ow = 0; ow < w.out[2]; ++ow) out[l * w.outSize() + ow] = buffer[ow * 16 + l];
+  }
+}
+
+/// MaxPool of a FLOAT input its producer left in the 16-channel blocked layout or channels last (oneDNN's
+/// convolutions pick either), into the same layout when the output may hold it, else into the plain layout (a
+/// Flatten or Gemm reads it): one pass that keeps NaN, instead of oneDNN's pooling plus a NaN scan of the whole
+/// input (which no longer sits in cache: 7% of the MNIST CNN's time) and, for a plain output, a reorder.
+bool growMaxPoolLanes(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
   const Tensor &xt = *opx.op_p->inTensor(0), &yt = *opx.op_p->outTensor(0);
-  auto xd = tensor_layout::layoutOf(xt), bx = block16Desc(dnnl_ctx::dims(opx.inShape(0)));
-  auto by = block16Desc(dnnl_ctx::dims(opx.outShape(0)));
-  if (!ps.isMax() || opx.inInfo(0).dataType() != DataType::FLOAT || !bx || !(xd == bx) ||
-      !(tensor_layout::storable(yt, by) == by))
-    return false;
-  const Window3 w(ps.g);
-  const int64_t blocks = opx.inShape(0)[0] * ((opx.inShape(0)[1] + 15) / 16);
+  if (!ps.isMax() || opx.inInfo(0).dataType() != DataType::FLOAT) return false;
+  const auto inDims = dnnl_ctx::dims(opx.inShape(0)), outDims = dnnl_ctx::dims(opx.outShape(0));
+  const auto xd = tensor_layout::layoutOf(xt), blocked = block16Desc(inDims), last = channelsLastDesc(inDims);
+  const int64_t channels = opx.inShape(0)[1];
+  const bool channelsLast = last && xd == last && channels % 16 == 0;
+  if (!channelsLast && !(blocked && xd == blocked)) return false;
+  const auto same = channelsLast ? channelsLastDesc(outDims) : block16Desc(outDims);
+  const bool plain = !(tensor_layout::storable(yt, same) == same);
+  const LaneChunks chunks{Window3(ps.g), channels, (channels + 15) / 16, channelsLast};
   const float *x = opx.getInTensor(0).data<float>();
   float *y = opx.getOutTensor(0).data<float>();
-  prog.add([w, blocks, x, y] {
-    const int64_t rows = blocks * w.out[0] * w.out[1];
-    popx::Opx::parallelFor(rows, [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) {
-        const int64_t b = r / (w.out[0] * w.out[1]), od = r / w.out[1] % w.out[0], oh = r % w.out[1];
-        maxPoolBlock16Row(x + b * w.inSize() * 16, y + (b * w.outSize() + od * w.out[1] * w.out[2] + oh * w.out[2]) * 16,
-                          w, od, oh);
-      }
-    }, 4);
+  const int64_t rows = opx.inShape(0)[0] * chunks.perImage * chunks.w.out[0] * chunks.w.out[1];
+  prog.add([chunks, x, y, plain, rows] {
+    popx::Opx::parallelFor(rows, [&](int64_t r0, int64_t r1) { maxPoolLaneRows(chunks, x, y, plain, r0, r1); }, 4);
   });
-  tensor_layout::publish(yt, by);
-  logging::opx::debug("{}: NaN-keeping max pool over 16-channel blocks", opx.op_p->debugName());
+  if (!plain) tensor_layout::publish(yt, same);
+  logging::opx::debug("{}: NaN-keeping max pool over 16-channel lanes ({} input, {} output)", opx.op_p->debugName(),
+                      channelsLast ? "channels-last" : "blocked", plain ? "plain" : "same-layout");
   return true;
 }
 
@@ -319,7 +367,7 @@ bool growMaxPoolBlock16(popx::Sequence &prog, const popx::Opx &opx, const PoolSh
 bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &ps) {
   PoolDnnl p(ps);
   if (!p.ok) return false;
-  if (growMaxPoolBlock16(prog, opx, ps)) return true;
+  if (growMaxPoolLanes(prog, opx, ps)) return true;
   const Tensor &xt = *opx.op_p->inTensor(0), &yt = *opx.op_p->outTensor(0);
   auto plainX = dnnl_ctx::plainDesc(opx.inShape(0)), plainY = dnnl_ctx::plainDesc(opx.outShape(0));
   auto xd = tensor_layout::layoutOf(xt);
