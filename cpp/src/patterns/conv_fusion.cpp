@@ -49,6 +49,12 @@ struct ConvChain {
   bool empty() const { return !bn && !add && !relu; }
 };
 
+/// A Relu that pattern MaxPoolReluFusion folds into the MaxPool after it (cheaper there: a quarter of the
+/// elements, and no post-op) is left to it.
+bool leftToPool(Op *relu) {
+  return fusion::maxPoolTakingRelu(relu) && relu->getIr().getPatterns().isPatternEnabled("MaxPoolReluFusion");
+}
+
 ConvChain convChain(Op *conv) {
   ConvChain f;
   Op *next = soleConsumer(conv);
@@ -58,11 +64,11 @@ ConvChain convChain(Op *conv) {
   }
   const Op *base = f.bn ? f.bn : conv;  // the op whose result the Add or Relu reads
   if (fusibleRelu(next)) {
-    f.relu = next;
+    f.relu = leftToPool(next) ? nullptr : next;
   } else if (next && (f.addend = addendIndex(next, base)) >= 0) {
     f.add = next;
     Op *after = soleConsumer(next);
-    if (fusibleRelu(after) && !constrained(after)) f.relu = after;
+    if (fusibleRelu(after) && !constrained(after) && !leftToPool(after)) f.relu = after;
   }
   if (f.add && constrained(f.add)) f.add = nullptr, f.relu = nullptr;
   if (f.relu && !f.add && constrained(f.relu)) f.relu = nullptr;

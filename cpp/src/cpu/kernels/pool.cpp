@@ -8,6 +8,7 @@
 // or give LpPool taps dy sign(x) (|x| / y)^(p-1). Max keeps NaN as numpy's max does (the first NaN is the argmax);
 // oneDNN drops it, so its output (and MaxPool's gradient) is recomputed by the loop when the input holds a NaN.
 #include "dispatch.hpp"
+#include "relu.hpp"
 #include "ops/conv_attributes.hpp"
 #include "popart/error.hpp"
 #include "popart/logging.hpp"
@@ -36,6 +37,7 @@ struct PoolShape {
   int64_t planes;  // N * C
   PoolKind kind;
   bool countPad, columnMajor;
+  bool relu;  // MaxPool with a Relu before it folded in (pattern MaxPoolReluFusion): relu(max) = max(relu)
   double p;  // LpPool's exponent
   WindowGeometry g;
   bool isMax() const { return kind == PoolKind::Max; }
@@ -51,7 +53,8 @@ PoolShape poolShape(const popx::Opx &opx, const Shape &x) {
                         : t.rfind("LpPool", 0) == 0 ? PoolKind::Lp
                                                     : PoolKind::Average;
   return {x[0] * x[1], kind, op.attr<Attributes::Int>("count_include_pad", 0) != 0,
-          op.attr<Attributes::Int>("storage_order", 0) != 0, kind == PoolKind::Lp ? lpPoolExponent(op) : 1.0, g};
+          op.attr<Attributes::Int>("storage_order", 0) != 0, kind == PoolKind::Max && op.attr<Attributes::Int>("__relu", 0) != 0,
+          kind == PoolKind::Lp ? lpPoolExponent(op) : 1.0, g};
 }
 
 /// |v|^p, exact for p = 1 and 2.
@@ -253,9 +256,9 @@ typedef int32_t Int16Lanes __attribute__((vector_size(64)));
 
 /// One output row (od, oh) of a max pool over 16 channels stored innermost: input pixel q's 16 lanes
 /// (q = (d w.in[1] + h) w.in[2] + w) at x + q inStride, output column ow's at y + ow outStride. A tap holding
-/// NaN makes the output NaN (numpy's max).
+/// NaN makes the output NaN (numpy's max); with `relu`, max(., 0) follows.
 POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float *y, int64_t outStride,
-                                        const Window3 &w, int64_t od, int64_t oh) {
+                                        const Window3 &w, int64_t od, int64_t oh, bool relu) {
   int64_t d0, d1, h0, h1;
   w.taps(0, od, 0, w.in[0], d0, d1);
   w.taps(1, oh, 0, w.in[1], h0, h1);
@@ -275,6 +278,7 @@ POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float 
           seen |= v != v;
         }
       }
+    if (relu) acc = acc > 0 ? acc : Float16Lanes{};  // -Inf and negatives become +0; NaN lanes are set below
     Float16Lanes out = seen != 0 ? nan - Float16Lanes{} : acc;
     std::memcpy(y + ow * outStride, &out, sizeof out);
   }
@@ -301,7 +305,7 @@ dnnl::memory::desc channelsLastDesc(const dnnl::memory::dims &dims) {
 struct LaneChunks {
   Window3 w;
   int64_t channels, perImage;
-  bool channelsLast;
+  bool channelsLast, relu;
   const float *inBase(const float *x, int64_t b) const {
     return channelsLast ? x + b / perImage * w.inSize() * channels + b % perImage * 16 : x + b * w.inSize() * 16;
   }
@@ -324,10 +328,10 @@ void maxPoolLaneRows(const LaneChunks &c, const float *x, float *y, bool plain, 
     const int64_t b = r / (w.out[0] * w.out[1]), od = r / w.out[1] % w.out[0], oh = r % w.out[1];
     const int64_t row = od * w.out[1] + oh;
     if (!plain) {
-      maxPoolLanesRow(c.inBase(x, b), c.stride(), c.outRow(y, b, row), c.stride(), w, od, oh);
+      maxPoolLanesRow(c.inBase(x, b), c.stride(), c.outRow(y, b, row), c.stride(), w, od, oh, c.relu);
       continue;
     }
-    maxPoolLanesRow(c.inBase(x, b), c.stride(), buffer, 16, w, od, oh);
+    maxPoolLanesRow(c.inBase(x, b), c.stride(), buffer, 16, w, od, oh, c.relu);
     const int64_t c0 = b % c.perImage * 16, lanes = std::min<int64_t>(16, c.channels - c0);
     float *out = y + (b / c.perImage * c.channels + c0) * w.outSize() + row * w.out[2];
     for (int64_t l = 0; l < lanes; ++l)
@@ -349,7 +353,7 @@ bool growMaxPoolLanes(popx::Sequence &prog, const popx::Opx &opx, const PoolShap
   if (!channelsLast && !(blocked && xd == blocked)) return false;
   const auto same = channelsLast ? channelsLastDesc(outDims) : block16Desc(outDims);
   const bool plain = !(tensor_layout::storable(yt, same) == same);
-  const LaneChunks chunks{Window3(ps.g), channels, (channels + 15) / 16, channelsLast};
+  const LaneChunks chunks{Window3(ps.g), channels, (channels + 15) / 16, channelsLast, ps.relu};
   const float *x = opx.getInTensor(0).data<float>();
   float *y = opx.getOutTensor(0).data<float>();
   const int64_t rows = opx.inShape(0)[0] * chunks.perImage * chunks.w.out[0] * chunks.w.out[1];
@@ -397,6 +401,14 @@ bool growPoolDnnl(popx::Sequence &prog, const popx::Opx &opx, const PoolShape &p
   step->add(dnnl::pooling_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   step->finishOutput(dst, ymem);
   if (ps.isMax()) step->epilogue = maxPoolNanFixup(ps, src, ymem, plainX, plainY);
+  if (ps.relu) {  // after the NaN fix-up, over the whole buffer (a blocked layout's padding too)
+    auto *out = static_cast<float *>(ymem.get_data_handle());
+    const auto n = static_cast<int64_t>(ymem.get_desc().get_size() / sizeof(float));
+    step->epilogue = [fixup = step->epilogue, out, n] {
+      if (fixup) fixup();
+      relu(out, out, n);
+    };
+  }
   tensor_layout::publish(yt, ymem.get_desc());
   addStep(prog, step, opx);
   return true;
@@ -455,10 +467,12 @@ public:
     const void *x = getInTensor(0).raw();
     void *y = getOutTensor(0).raw();
     int64_t *idx = indices ? getOutTensor(1).data<int64_t>() : nullptr;
+    const int64_t n = outInfo(0).nelms();
     prog.add([=] {
       dispatchNumeric(type, [&](auto tag) {
         using T = decltype(tag);
         PoolLoop<T>{ps, Window3(ps.g)}.run(static_cast<const T *>(x), static_cast<T *>(y), idx);
+        if (ps.relu) relu(static_cast<T *>(y), static_cast<T *>(y), n);
       });
     });
   }

@@ -1,6 +1,7 @@
 // Relu forward (also the in-place variant) and gradient, for float and integer types.
 #include "dispatch.hpp"
 #include "popart/cpu/kernel.hpp"
+#include "relu.hpp"
 #include "vmath.hpp"
 #include <type_traits>
 
@@ -12,12 +13,7 @@ void reluFwd(KernelContext &ctx) {
     using T = decltype(tag);
     auto x = ctx.in<T>(0);
     auto y = ctx.out<T>(0);
-    popx::Opx::parallelFor(x.size(), [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) {
-        compute_t<T> v = x[i];
-        y[i] = static_cast<T>(v < compute_t<T>(0) ? compute_t<T>(0) : v);  // NaN passes through
-      }
-    });
+    relu(x.data(), y.data(), x.size());  // NaN passes through
   });
 }
 
