@@ -70,10 +70,25 @@ pytests=${SANITIZE_PYTESTS:-"tests/python/reliability tests/python/core tests/py
   tests/fuzz"}
 budgets="--deselect tests/python/reliability/test_crashes.py::test_100k_inplace_chain_compiles
   --deselect tests/python/reliability/test_crashes.py::test_long_inplace_chain_compiles_in_linear_time"
+# The tests must import this tree's sanitized build. An editable install of popart in the environment
+# (scripts/setup.sh makes one) puts an import hook ahead of PYTHONPATH, so the tests run in an environment of
+# their own, build/asan/pyenv, which sees the active environment's packages through a .pth line (the .pth
+# files in there, the hook's among them, are then not run) and this tree's python/ and build first. Child
+# processes (the fuzz workers, subprocess tests) start the same interpreter, so they import the same build.
+pyenv="$build/pyenv"
+[ -x "$pyenv/bin/python" ] || python -m venv --without-pip "$pyenv"
+python -c 'import sysconfig; p = sysconfig.get_paths(); print(p["purelib"]); print(p["platlib"])' \
+  > "$("$pyenv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/active-env.pth"
+export PYTHONPATH="$PWD/python:$PWD/$build/cpp/bindings"
+core=$(LD_PRELOAD="$runtime" "$pyenv/bin/python" -c 'import popart_core; print(popart_core.__file__)' 2>/dev/null | tail -n 1)
+case "$core" in
+  "$PWD/$build/"*) echo "   the tests import $core" ;;
+  *) echo "error: the tests would import popart_core from '$core', not from $build" >&2; exit 1 ;;
+esac
 # shellcheck disable=SC2086
-LD_PRELOAD="$runtime" PYTHONPATH="$PWD/python:$PWD/$build/cpp/bindings" FUZZ_CASES="${FUZZ_CASES:-150}" \
-  python -m pytest $pytests $budgets -q -p no:cacheprovider --capture=sys "$@" 2>&1 | tee "$build/pytest.log" |
-  tail -n 25 || status=1
+LD_PRELOAD="$runtime" FUZZ_CASES="${FUZZ_CASES:-150}" \
+  "$pyenv/bin/python" -m pytest $pytests $budgets -q -p no:cacheprovider --capture=sys "$@" 2>&1 |
+  tee "$build/pytest.log" | tail -n 25 || status=1
 echo "   Python tests: $((SECONDS - t)) s"
 
 # UBSan writes to stderr whatever its log_path says (its runtime is a separate library from ASan's): pytest

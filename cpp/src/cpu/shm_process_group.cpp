@@ -93,14 +93,18 @@ ShmProcessGroup::ShmProcessGroup(int64_t rank, int64_t size, const std::string &
   controlBytes_ = sizeof(Control);
   control_ = reinterpret_cast<Control *>(mapSegment(name_, controlBytes_));
   control_->pids[rank_] = static_cast<int32_t>(getpid());
+  mappedEverywhere(name_, control_, controlBytes_, "attaching the shared memory of the distributed session");
+}
+
+void ShmProcessGroup::mappedEverywhere(const std::string &name, void *p, size_t bytes, const char *what) {
   try {
-    barrier("attaching the shared memory of the distributed session");
+    barrier(what);
   } catch (...) {
-    shm_unlink(name_.c_str());
-    munmap(control_, controlBytes_);
+    shm_unlink(name.c_str());
+    munmap(p, bytes);
     throw;
   }
-  shm_unlink(name_.c_str());  // every process has it mapped: nothing stays behind in /dev/shm
+  shm_unlink(name.c_str());  // every process has it mapped: nothing stays behind in /dev/shm
 }
 
 ShmProcessGroup::~ShmProcessGroup() {
@@ -188,14 +192,7 @@ void ShmProcessGroup::reserve(int64_t bytes) {
   const std::string name = name_ + ".d" + std::to_string(++dataSegments_);
   const auto total = static_cast<size_t>(slot * size_);
   char *data = mapSegment(name, total);
-  try {
-    barrier("mapping shared memory for a collective");
-  } catch (...) {
-    shm_unlink(name.c_str());
-    munmap(data, total);
-    throw;
-  }
-  shm_unlink(name.c_str());
+  mappedEverywhere(name, data, total, "mapping shared memory for a collective");
   if (data_) munmap(data_, dataBytes_);
   data_ = data;
   dataBytes_ = total;

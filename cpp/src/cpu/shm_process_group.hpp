@@ -40,6 +40,9 @@ public:
 private:
   struct Control;
   const std::vector<const char *> &post(const void *in, int64_t bytes, const char *what);
+  /// Waits until every process has mapped segment `name` (this process at `p`), then unlinks it; on a failure
+  /// unmaps it too.
+  void mappedEverywhere(const std::string &name, void *p, size_t bytes, const char *what);
   /// The slots hold at least `bytes` each (a new data segment when they do not).
   void reserve(int64_t bytes);
   /// Throws after recording `why` for the other processes.
