@@ -254,15 +254,30 @@ std::function<void()> maxPoolNanFixup(const PoolShape &ps, dnnl::memory src, dnn
 typedef float Float16Lanes __attribute__((vector_size(64)));
 typedef int32_t Int16Lanes __attribute__((vector_size(64)));
 
+/// acc with NaN in the lanes where `seen` is set (all ones), by bit operations: GCC scalarises a vector
+/// select here in some builds (3x slower pooling).
+inline Float16Lanes withNaN(Float16Lanes acc, Int16Lanes seen) {
+  Int16Lanes bits;
+  std::memcpy(&bits, &acc, sizeof bits);
+  const Int16Lanes quietNaN = Int16Lanes{} + 0x7fc00000;
+  bits = (bits & ~seen) | (quietNaN & seen);
+  std::memcpy(&acc, &bits, sizeof acc);
+  return acc;
+}
+
 /// One output row (od, oh) of a max pool over 16 channels stored innermost: input pixel q's 16 lanes
 /// (q = (d w.in[1] + h) w.in[2] + w) at x + q inStride, output column ow's at y + ow outStride. A tap holding
-/// NaN makes the output NaN (numpy's max); with `relu`, max(., 0) follows.
-POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float *y, int64_t outStride,
-                                        const Window3 &w, int64_t od, int64_t oh, bool relu) {
+/// NaN makes the output NaN (numpy's max); with `relu`, max(., 0) follows. Strides that are compile-time
+/// constants (kStride, the blocked layout's 16) keep the addressing out of the inner loop.
+template <int64_t kStride>
+__attribute__((always_inline)) inline void maxPoolLanesRowBody(const float *x, int64_t inStride, float *y,
+                                                               int64_t outStride, const Window3 &w, int64_t od,
+                                                               int64_t oh, bool relu) {
+  if constexpr (kStride != 0) inStride = outStride = kStride;
   int64_t d0, d1, h0, h1;
   w.taps(0, od, 0, w.in[0], d0, d1);
   w.taps(1, oh, 0, w.in[1], h0, h1);
-  const float lowest = -std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const float lowest = -std::numeric_limits<float>::infinity();
   for (int64_t ow = 0; ow < w.out[2]; ++ow) {
     int64_t w0, w1;
     w.taps(2, ow, 0, w.in[2], w0, w1);
@@ -270,18 +285,31 @@ POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float 
     Int16Lanes seen = {};
     for (int64_t td = d0; td < d1; ++td)
       for (int64_t th = h0; th < h1; ++th) {
-        const int64_t row = (w.pos(0, od, td) * w.in[1] + w.pos(1, oh, th)) * w.in[2];
+        const float *row = x + (w.pos(0, od, td) * w.in[1] + w.pos(1, oh, th)) * w.in[2] * inStride;
         for (int64_t tw = w0; tw < w1; ++tw) {
           Float16Lanes v;
-          std::memcpy(&v, x + (row + w.pos(2, ow, tw)) * inStride, sizeof v);
+          std::memcpy(&v, row + w.pos(2, ow, tw) * inStride, sizeof v);
           acc = v > acc ? v : acc;
           seen |= v != v;
         }
       }
-    if (relu) acc = acc > 0 ? acc : Float16Lanes{};  // -Inf and negatives become +0; NaN lanes are set below
-    Float16Lanes out = seen != 0 ? nan - Float16Lanes{} : acc;
+    // -Inf and negatives become +0; acc holds no NaN (a NaN tap sets `seen`), so the taps' max form serves.
+    const Float16Lanes zero{};
+    if (relu) acc = zero > acc ? zero : acc;
+    const Float16Lanes out = withNaN(acc, seen);
     std::memcpy(y + ow * outStride, &out, sizeof out);
   }
+}
+
+/// maxPoolLanesRowBody over 16-channel blocks (both strides 16).
+POPART_SIMD_CLONES void maxPoolBlockRow(const float *x, float *y, const Window3 &w, int64_t od, int64_t oh, bool relu) {
+  maxPoolLanesRowBody<16>(x, 16, y, 16, w, od, oh, relu);
+}
+
+/// maxPoolLanesRowBody with strides known at run time (channels last: the channel count).
+POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float *y, int64_t outStride,
+                                        const Window3 &w, int64_t od, int64_t oh, bool relu) {
+  maxPoolLanesRowBody<0>(x, inStride, y, outStride, w, od, oh, relu);
 }
 
 /// oneDNN's 16-channel blocked layout of `dims` (rank 3 to 5), or an empty descriptor.
@@ -327,11 +355,16 @@ void maxPoolLaneRows(const LaneChunks &c, const float *x, float *y, bool plain, 
   for (int64_t r = r0; r < r1; ++r) {
     const int64_t b = r / (w.out[0] * w.out[1]), od = r / w.out[1] % w.out[0], oh = r % w.out[1];
     const int64_t row = od * w.out[1] + oh;
+    if (!plain && !c.channelsLast) {
+      maxPoolBlockRow(c.inBase(x, b), c.outRow(y, b, row), w, od, oh, c.relu);
+      continue;
+    }
     if (!plain) {
       maxPoolLanesRow(c.inBase(x, b), c.stride(), c.outRow(y, b, row), c.stride(), w, od, oh, c.relu);
       continue;
     }
-    maxPoolLanesRow(c.inBase(x, b), c.stride(), buffer, 16, w, od, oh, c.relu);
+    if (c.channelsLast) maxPoolLanesRow(c.inBase(x, b), c.stride(), buffer, 16, w, od, oh, c.relu);
+    else maxPoolBlockRow(c.inBase(x, b), buffer, w, od, oh, c.relu);
     const int64_t c0 = b % c.perImage * 16, lanes = std::min<int64_t>(16, c.channels - c0);
     float *out = y + (b / c.perImage * c.channels + c0) * w.outSize() + row * w.out[2];
     for (int64_t l = 0; l < lanes; ++l)
