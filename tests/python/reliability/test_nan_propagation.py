@@ -471,3 +471,45 @@ def test_fused_relu_keeps_nan(kind, shape):
     finite = np.isfinite(want)
     np.testing.assert_allclose(y["y"][finite], want[finite], rtol=1e-4, atol=1e-3)
     assert not np.signbit(y["y"][want == 0]).any(), "Relu gave -0"
+
+
+# ---------------------------------------------------------------- RNN activations
+
+RNN_ACTS = {  # name, attributes, numpy activation (NaN kept as numpy's ufuncs keep it)
+    "Relu": ({}, lambda v: np.maximum(v, 0)),
+    "Tanh": ({}, np.tanh),
+    "Sigmoid": ({}, lambda v: 1 / (1 + np.exp(-v))),
+    "HardSigmoid": ({"activation_alpha": [0.3], "activation_beta": [0.4]}, lambda v: np.clip(0.3 * v + 0.4, 0, 1)),
+    "LeakyRelu": ({"activation_alpha": [0.1]}, lambda v: np.where(v >= 0, v, 0.1 * v)),
+}
+
+
+@pytest.mark.parametrize("act", list(RNN_ACTS))
+def test_rnn_activation_keeps_nan(act):
+    """An RNN whose input holds NaN: its hidden state is NaN from that step on, in that batch row only (the
+    Relu of oneDNN's RNN cell, and the loops' Relu and HardSigmoid, made it 0 or 1)."""
+    import onnx
+    import onnx.helper as oh
+    from onnx import numpy_helper
+    from _reliability_models import run
+    T, B, I, H = 4, 3, 5, 6
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((T, B, I)).astype(np.float32)
+    x[1, 0, 2] = np.nan
+    x[2, 2, 0] = np.inf
+    w = (rng.standard_normal((1, H, I)) * 0.5).astype(np.float32)
+    r = (rng.standard_normal((1, H, H)) * 0.2).astype(np.float32)
+    attrs, fn = RNN_ACTS[act]
+    node = oh.make_node("RNN", ["x", "W", "R"], ["Y"], hidden_size=H, activations=[act], **attrs)
+    f = onnx.TensorProto.FLOAT
+    g = oh.make_graph([node], "g", [oh.make_tensor_value_info("x", f, x.shape)], [oh.make_tensor_value_info("Y", f, None)],
+                      [numpy_helper.from_array(w, "W"), numpy_helper.from_array(r, "R")])
+    y = run(oh.make_model(g, opset_imports=[oh.make_opsetid("", 14)]).SerializeToString(), {"x": x}, ["Y"])["Y"]
+    h, want = np.zeros((B, H)), []
+    with np.errstate(all="ignore"):
+        for t in range(T):
+            h = fn(x[t].astype(np.float64) @ w[0].T.astype(np.float64) + h @ r[0].T.astype(np.float64))
+            want.append(h)
+    want = np.stack(want)[:, None]  # [T, directions, B, H]
+    assert np.isnan(want[1:, 0, 0]).all() and not np.isnan(want[:, 0, 1]).any()
+    check(y, want, np.float32)

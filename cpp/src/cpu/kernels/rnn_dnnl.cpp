@@ -1,6 +1,6 @@
 // Forward of ai.onnx RNN/GRU/LSTM on oneDNN's vanilla_rnn / gru / lbr_gru / lstm primitives, for the
 // configurations they compute exactly: FLOAT/FLOAT16, no sequence_lens, no clip, no input_forget, the default
-// activations (RNN: Tanh, Relu or Sigmoid, the same for both directions). One primitive per direction.
+// activations (RNN: Tanh or Sigmoid, the same for both directions). One primitive per direction.
 // W, R (ONNX gate blocks i,o,f,c; oneDNN wants i,f,c,o), the summed biases and the peepholes (ONNX i,o,f;
 // oneDNN i,f,o) are copied into preallocated ldgoi/ldgo buffers and reordered into oneDNN's preferred layouts:
 // once at grow() when they are all Const, else at each run (Variables change between runs). The [T, N, H]
@@ -24,7 +24,8 @@ bool rnnDnnlSupports(const popx::Opx &opx, const RnnConfig &c) {
   const RnnAct dflt[3] = {RnnAct::Sigmoid, RnnAct::Tanh, RnnAct::Tanh};
   for (size_t i = 0; i < c.acts.size(); ++i) {
     const RnnAct a = c.acts[i].kind;
-    const bool rnnOk = a == c.acts[0].kind && (a == RnnAct::Tanh || a == RnnAct::Relu || a == RnnAct::Sigmoid);
+    // Not Relu: oneDNN's is max(x, 0), which turns NaN into 0; the loops keep it.
+    const bool rnnOk = a == c.acts[0].kind && (a == RnnAct::Tanh || a == RnnAct::Sigmoid);
     if (c.cell != RnnCell::Rnn ? a != dflt[i % c.numActs()] : !rnnOk) return false;
   }
   return true;
@@ -95,8 +96,7 @@ RnnDnnlPrimitive rnnDnnlCreate(const RnnConfig &c, dnnl::rnn_direction dir, cons
   }
   using PD = dnnl::vanilla_rnn_forward::primitive_desc;
   const RnnAct a = c.acts[0].kind;
-  const auto alg = a == RnnAct::Relu ? dnnl::algorithm::eltwise_relu
-                   : a == RnnAct::Tanh ? dnnl::algorithm::eltwise_tanh : dnnl::algorithm::eltwise_logistic;
+  const auto alg = a == RnnAct::Tanh ? dnnl::algorithm::eltwise_tanh : dnnl::algorithm::eltwise_logistic;
   return rnnDnnlMake<PD, dnnl::vanilla_rnn_forward>(
       PD(e, inf, alg, dir, m.src, m.srcIter, m.w, m.r, m.bias, m.dst, m.dstIter));
 }

@@ -19,14 +19,14 @@ template <class C> C rnnSigmoid(C x) { return C(1) / (C(1) + std::exp(-x)); }
 template <class C> C rnnAct(const RnnActivation &a, C x) {
   const C al = C(a.alpha), be = C(a.beta);
   switch (a.kind) {
-  case RnnAct::Relu: return x > 0 ? x : C(0);
+  case RnnAct::Relu: return x < 0 ? C(0) : x;  // NaN passes through, as numpy's maximum(x, 0)
   case RnnAct::Tanh: return std::tanh(x);
   case RnnAct::Sigmoid: return rnnSigmoid(x);
   case RnnAct::Affine: return al * x + be;
   case RnnAct::LeakyRelu: return x >= 0 ? x : al * x;
   case RnnAct::ThresholdedRelu: return x > al ? x : C(0);
   case RnnAct::ScaledTanh: return al * std::tanh(be * x);
-  case RnnAct::HardSigmoid: return std::max(C(0), std::min(C(1), al * x + be));
+  case RnnAct::HardSigmoid: return x != x ? x : std::max(C(0), std::min(C(1), al * x + be));  // NaN kept
   case RnnAct::Elu: return x >= 0 ? x : al * (std::exp(x) - C(1));
   case RnnAct::Softsign: return x / (C(1) + std::abs(x));
   case RnnAct::Softplus: return std::max(x, C(0)) + std::log1p(std::exp(-std::abs(x)));
