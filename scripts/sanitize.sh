@@ -9,8 +9,8 @@
 # Environment: JOBS (ninja jobs, default 2), NICE (the build's niceness, default 10), SANITIZE_PYTESTS (the
 # Python test paths, default below), FUZZ_CASES (cases of the fuzz campaign, default 150).
 #
-# Last clean runs: 648ca78 and c78976d (2026-11-28, AMD EPYC 2 cores; incremental builds 185 s and 102 s, C++
-# tests 12 s, Python slice 65-76 s). Runs before 648ca78 imported the installed release build in the Python slice
+# Last clean runs: 648ca78, c78976d and ed3f055 (2026-11-28, AMD EPYC 2 cores; incremental builds 88-185 s, C++
+# tests 11-12 s, Python slice 65-76 s). Runs before 648ca78 imported the installed release build in the Python slice
 # (see the environment set up below), so only their C++ results count.
 # The Python slice (about 3,700 tests; 5 min in a release build on the loaded 2-core machine) covers what the
 # sanitizers are for: every reliability regression test (bad models, huge shapes, NaN, byte order, saves and
