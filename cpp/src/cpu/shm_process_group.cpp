@@ -149,8 +149,10 @@ void ShmProcessGroup::barrier(const char *what) {
   const uint32_t gen = c.generation.load(std::memory_order_acquire);
   if (c.arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<uint32_t>(size_)) {
     c.arrived.store(0, std::memory_order_relaxed);
-    c.generation.store(gen + 1, std::memory_order_release);
-    if (c.sleepers.load(std::memory_order_acquire)) futexWakeAll(&c.generation);
+    // Sequentially consistent (a full fence on x86): the generation must be visible before sleepers is read,
+    // or a process that just went to sleep on the old generation would wait for its 10 ms time-out.
+    c.generation.store(gen + 1, std::memory_order_seq_cst);
+    if (c.sleepers.load(std::memory_order_seq_cst)) futexWakeAll(&c.generation);
     return;
   }
   auto passed = [&] { return c.generation.load(std::memory_order_acquire) != gen; };
@@ -179,8 +181,8 @@ void ShmProcessGroup::barrier(const char *what) {
              " s (POPART_DISTRIBUTED_TIMEOUT); one of them failed, hung or runs a different program");
       nextCheck = now + std::chrono::milliseconds(50);
     }
-    c.sleepers.fetch_add(1, std::memory_order_acq_rel);
-    if (!passed()) futexWait(&c.generation, gen, 10);
+    c.sleepers.fetch_add(1, std::memory_order_seq_cst);
+    if (c.generation.load(std::memory_order_seq_cst) == gen) futexWait(&c.generation, gen, 10);
     c.sleepers.fetch_sub(1, std::memory_order_acq_rel);
   }
 }
