@@ -163,7 +163,8 @@ void reduceInto(CollectiveOp op, DataType type, const std::vector<const char *> 
 } // namespace
 
 Communicator::Communicator(int64_t localReplicas, int64_t globalReplicas, int64_t globalOffset)
-    : outs_(static_cast<size_t>(localReplicas)), partOuts_(static_cast<size_t>(localReplicas)), work_(static_cast<size_t>(localReplicas)), local_(localReplicas), global_(globalReplicas),
+    : partsOf_(static_cast<size_t>(localReplicas)), work_(static_cast<size_t>(localReplicas)), local_(localReplicas),
+      global_(globalReplicas),
       offset_(globalOffset) {}
 Communicator::~Communicator() = default;
 
@@ -199,39 +200,8 @@ int64_t groupOf(const ReplicaGrouping &rg, int64_t replica, const std::vector<co
 
 void Communicator::allReduce(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out,
                              DataType type, int64_t n) {
-  checkGrouping(g);
-  const int64_t bytes = n * static_cast<int64_t>(TensorInfo(type, {}).nbytes());
-  if (op == CollectiveOp::Local) {
-    if (out != in) std::memmove(out, in, static_cast<size_t>(bytes));
-    return;
-  }
-  // Local replica j reduces elements [n j / L, n (j + 1) / L) for every local
-  // replica's output: each element is read and written by one thread only, so
-  // out may be in, and the work splits over the replica threads.
-  outs_[static_cast<size_t>(local)] = out;
-  const auto &all = exchange(local, in, bytes);
-  const int64_t begin = n * local / local_, end = n * (local + 1) / local_;
-  const int64_t elem = bytes / std::max<int64_t>(n, 1);
-  try {
-    auto &w = work_[static_cast<size_t>(local)];
-    w.done.clear();
-    for (int64_t m = 0; m < local_ && end > begin; ++m) {
-      char *o = static_cast<char *>(outs_[static_cast<size_t>(m)]) + begin * elem;
-      groupOf(g, offset_ + m, all, w.members);
-      const char *first = w.members.front();  // identifies the group
-      auto seen = std::find_if(w.done.begin(), w.done.end(), [&](const auto &d) { return d.first == first; });
-      if (seen != w.done.end()) {  // another local replica of the same group: same values
-        std::memcpy(o, seen->second, static_cast<size_t>((end - begin) * elem));
-        continue;
-      }
-      reduceInto(op, type, w.members, begin, end - begin, o);
-      w.done.emplace_back(first, o);
-    }
-  } catch (...) {
-    release(local);
-    throw;
-  }
-  release(local);
+  const Part part{in, out, n};
+  allReduceParts(local, g, op, &part, 1, type);
 }
 
 char *Communicator::staging(int64_t local, int64_t bytes) {
@@ -244,9 +214,9 @@ namespace {
 
 // Calls f(part, offset in the part, count) for the elements [begin, end) of the parts packed one after the other.
 template <class F>
-void forPartsIn(const std::vector<Communicator::Part> &parts, int64_t begin, int64_t end, F f) {
+void forPartsIn(const Communicator::Part *parts, size_t count, int64_t begin, int64_t end, F f) {
   int64_t at = 0;
-  for (size_t k = 0; k < parts.size() && at < end; at += parts[k].n, ++k) {
+  for (size_t k = 0; k < count && at < end; at += parts[k].n, ++k) {
     const int64_t from = std::max(begin, at), to = std::min(end, at + parts[k].n);
     if (to > from) f(k, from - at, to - from);
   }
@@ -254,48 +224,55 @@ void forPartsIn(const std::vector<Communicator::Part> &parts, int64_t begin, int
 
 } // namespace
 
-void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, CollectiveOp op,
-                                  const std::vector<Part> &parts, DataType type) {
+void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const Part *parts,
+                                  size_t count, DataType type) {
   checkGrouping(g);
   const int64_t elem = TensorInfo(type, {}).nbytes();
   int64_t n = 0;
-  for (const Part &p : parts) n += p.n;
+  for (size_t k = 0; k < count; ++k) n += parts[k].n;
   if (op == CollectiveOp::Local) {
-    for (const Part &p : parts)
-      if (p.out != p.in) std::memmove(p.out, p.in, static_cast<size_t>(p.n * elem));
+    for (size_t k = 0; k < count; ++k)
+      if (parts[k].out != parts[k].in) std::memmove(parts[k].out, parts[k].in, static_cast<size_t>(parts[k].n * elem));
     return;
   }
-  char *packed = staging(local, n * elem);
-  for (const Part &p : parts) {
-    std::memcpy(packed, p.in, static_cast<size_t>(p.n * elem));
-    packed += p.n * elem;
+  // One part is exchanged as it is; several are packed first, where the exchange reads them.
+  const void *send = count == 1 ? parts[0].in : nullptr;
+  if (!send) {
+    char *packed = staging(local, n * elem);
+    send = packed;
+    for (size_t k = 0; k < count; ++k) {
+      std::memcpy(packed, parts[k].in, static_cast<size_t>(parts[k].n * elem));
+      packed += parts[k].n * elem;
+    }
   }
-  // As allReduce: local replica j reduces elements [n j / L, n (j + 1) / L) of every local replica's parts.
-  partOuts_[static_cast<size_t>(local)] = &parts;
-  const auto &all = exchange(local, packed - n * elem, n * elem);
+  // Local replica j reduces elements [n j / L, n (j + 1) / L) for every local replica's outputs: each element is
+  // read and written by one thread only, so an output may be its input, and the work splits over the replica
+  // threads.
+  partsOf_[static_cast<size_t>(local)] = {parts, count};
+  const auto &all = exchange(local, send, n * elem);
   const int64_t begin = n * local / local_, end = n * (local + 1) / local_;
   try {
     auto &w = work_[static_cast<size_t>(local)];
-    w.doneParts.clear();
+    w.done.clear();
     for (int64_t m = 0; m < local_ && end > begin; ++m) {
-      const auto &outs = *partOuts_[static_cast<size_t>(m)];
+      const Part *outs = partsOf_[static_cast<size_t>(m)].first;
       groupOf(g, offset_ + m, all, w.members);
       const char *first = w.members.front();  // identifies the group
-      auto seen = std::find_if(w.doneParts.begin(), w.doneParts.end(), [&](const auto &d) { return d.first == first; });
-      if (seen != w.doneParts.end()) {  // another local replica of the same group: same values
-        const auto &from = *partOuts_[static_cast<size_t>(seen->second)];
-        forPartsIn(outs, begin, end, [&](size_t k, int64_t at, int64_t count) {
+      auto seen = std::find_if(w.done.begin(), w.done.end(), [&](const auto &d) { return d.first == first; });
+      if (seen != w.done.end()) {  // another local replica of the same group: same values
+        const Part *from = partsOf_[static_cast<size_t>(seen->second)].first;
+        forPartsIn(outs, count, begin, end, [&](size_t k, int64_t at, int64_t c) {
           std::memcpy(static_cast<char *>(outs[k].out) + at * elem, static_cast<const char *>(from[k].out) + at * elem,
-                      static_cast<size_t>(count * elem));
+                      static_cast<size_t>(c * elem));
         });
         continue;
       }
       int64_t packedAt = begin;
-      forPartsIn(outs, begin, end, [&](size_t k, int64_t at, int64_t count) {
-        reduceInto(op, type, w.members, packedAt, count, static_cast<char *>(outs[k].out) + at * elem);
-        packedAt += count;
+      forPartsIn(outs, count, begin, end, [&](size_t k, int64_t at, int64_t c) {
+        reduceInto(op, type, w.members, packedAt, c, static_cast<char *>(outs[k].out) + at * elem);
+        packedAt += c;
       });
-      w.doneParts.emplace_back(first, m);
+      w.done.emplace_back(first, m);
     }
   } catch (...) {
     release(local);

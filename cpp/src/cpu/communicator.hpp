@@ -65,11 +65,11 @@ public:
     void *out;
     int64_t n;
   };
-  /// allReduce of several tensors of one type in one exchange: their inputs
+  /// allReduce of `count` tensors of one type in one exchange: their inputs
   /// are packed where the exchange reads them (in the shared memory of a
   /// process group when it can), and each part's reduction is written
   /// straight into its output. Every local replica passes the same sizes.
-  void allReduceParts(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const std::vector<Part> &parts,
+  void allReduceParts(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const Part *parts, size_t count,
                       DataType type);
   /// Local replicas sharing a weight (shared_update.hpp): the elements of this
   /// replica's slice (replicaSlice) of out := op over every replica's in, in
@@ -134,12 +134,10 @@ private:
   std::shared_ptr<ProcessGroup> hostGroup_;
   std::vector<char> hostRecv_;
   void *hostResult_ = nullptr;
-  std::vector<void *> outs_;  // per local replica: its all-reduce output (read after exchange())
-  std::vector<const std::vector<Part> *> partOuts_;  // per local replica: its allReduceParts parts
+  std::vector<std::pair<const Part *, size_t>> partsOf_;  // per local replica: its all-reduce's parts
   struct Work {                // per local replica thread, reused between collectives
     std::vector<const char *> members;
-    std::vector<std::pair<const char *, const char *>> done;  // group (first member) -> reduced chunk
-    std::vector<std::pair<const char *, int64_t>> doneParts;   // group (first member) -> local replica reduced for
+    std::vector<std::pair<const char *, int64_t>> done;  // group (first member) -> local replica reduced for
     std::vector<char> staging;
   };
   std::vector<Work> work_;

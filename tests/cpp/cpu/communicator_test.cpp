@@ -206,7 +206,7 @@ void checkAllReduceParts(Communicator &comm, int64_t local, const ReplicaGroupin
     out[k].assign(static_cast<size_t>(sizes[k]), -1.0f);
     parts.push_back({in[k].data(), k == 1 ? in[k].data() : out[k].data(), sizes[k]});  // part 1 in place
   }
-  comm.allReduceParts(local, rg, CollectiveOp::Add, parts, DataType::FLOAT);
+  comm.allReduceParts(local, rg, CollectiveOp::Add, parts.data(), parts.size(), DataType::FLOAT);
   const unsigned group = rg.getGroupAt(static_cast<unsigned>(g));
   for (size_t k = 0; k < sizes.size(); ++k)
     for (int64_t i = 0; i < sizes[k]; ++i) {

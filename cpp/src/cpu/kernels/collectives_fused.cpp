@@ -33,7 +33,7 @@ public:
       std::vector<popx::Communicator::Part> views;
       for (const auto &[in, out] : parts) views.push_back({in.raw(), out.raw(), in.nelms()});
       const ReplicaGrouping grouping = comm->grouping(group);
-      prog.add([=] { comm->allReduceParts(r, grouping, cop, views, type); });
+      prog.add([=] { comm->allReduceParts(r, grouping, cop, views.data(), views.size(), type); });
       return;
     }
     popx::TensorView packed = createTensor(TensorInfo(type, {total}));
