@@ -41,18 +41,6 @@ inline bool fusibleFloat(DataType t) {
 
 inline bool fusibleRelu(const Op *op) { return isOnnx(op, "Relu") && op->input->n() == 1; }
 
-inline bool constrained(const Op *op);
-
-/// The MaxPool (one output, no indices, a fused type) that pattern MaxPoolReluFusion folds `relu` into: the sole
-/// consumer of the Relu's result, in an inference graph; else null. Whether the pattern is enabled is not checked.
-inline Op *maxPoolTakingRelu(Op *relu) {
-  Op *pool = soleConsumer(relu);
-  if (!pool || !isOnnx(pool, "MaxPool") || pool->output->n() != 1 || !pool->hasOutput(0) || relu->getIr().isTraining() ||
-      pool->attr<Attributes::Int>("__relu", 0) != 0 || constrained(pool) || !fusibleFloat(pool->inInfo(0).dataType()))
-    return nullptr;
-  return pool;
-}
-
 /// Whether `op` takes part in a topological constraint (fusing it would drop the constraint).
 inline bool constrained(const Op *op) {
   for (const auto &[b, a] : op->getGraph().getTopoCons())
@@ -64,6 +52,16 @@ inline bool constrained(const std::vector<Op *> &ops) {
   for (const Op *op : ops)
     if (constrained(op)) return true;
   return false;
+}
+
+/// The MaxPool (one output, no indices, a fused type) that pattern MaxPoolReluFusion folds `relu` into: the sole
+/// consumer of the Relu's result, in an inference graph; else null. Whether the pattern is enabled is not checked.
+inline Op *maxPoolTakingRelu(Op *relu) {
+  Op *pool = soleConsumer(relu);
+  if (!pool || !isOnnx(pool, "MaxPool") || pool->output->n() != 1 || !pool->hasOutput(0) || relu->getIr().isTraining() ||
+      pool->attr<Attributes::Int>("__relu", 0) != 0 || constrained(pool) || !fusibleFloat(pool->inInfo(0).dataType()))
+    return nullptr;
+  return pool;
 }
 
 /// The value of a one-element Const tensor of a float type, or NaN.

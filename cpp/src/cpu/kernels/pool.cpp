@@ -21,7 +21,6 @@
 #include <functional>
 #include <limits>
 #include <string>
-#include <vector>
 #ifdef POPART_WITH_DNNL
 #include "cpu/dnnl/primitive_step.hpp"
 #include "cpu/dnnl/tensor_layout.hpp"
@@ -266,14 +265,11 @@ inline Float16Lanes withNaN(Float16Lanes acc, Int16Lanes seen) {
 }
 
 /// One output row (od, oh) of a max pool over 16 channels stored innermost: input pixel q's 16 lanes
-/// (q = (d w.in[1] + h) w.in[2] + w) at x + q inStride, output column ow's at y + ow outStride. A tap holding
-/// NaN makes the output NaN (numpy's max); with `relu`, max(., 0) follows. Strides that are compile-time
-/// constants (kStride, the blocked layout's 16) keep the addressing out of the inner loop.
-template <int64_t kStride>
-__attribute__((always_inline)) inline void maxPoolLanesRowBody(const float *x, int64_t inStride, float *y,
-                                                               int64_t outStride, const Window3 &w, int64_t od,
-                                                               int64_t oh, bool relu) {
-  if constexpr (kStride != 0) inStride = outStride = kStride;
+/// (q = (d w.in[1] + h) w.in[2] + w) at x + q inStride, output column ow's at y + ow outStride (both 16 in the
+/// blocked layout, the channel count channels last). A tap holding NaN makes the output NaN (numpy's max);
+/// with `relu`, max(., 0) follows.
+POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float *y, int64_t outStride,
+                                        const Window3 &w, int64_t od, int64_t oh, bool relu) {
   int64_t d0, d1, h0, h1;
   w.taps(0, od, 0, w.in[0], d0, d1);
   w.taps(1, oh, 0, w.in[1], h0, h1);
@@ -299,17 +295,6 @@ __attribute__((always_inline)) inline void maxPoolLanesRowBody(const float *x, i
     const Float16Lanes out = withNaN(acc, seen);
     std::memcpy(y + ow * outStride, &out, sizeof out);
   }
-}
-
-/// maxPoolLanesRowBody over 16-channel blocks (both strides 16).
-POPART_SIMD_CLONES void maxPoolBlockRow(const float *x, float *y, const Window3 &w, int64_t od, int64_t oh, bool relu) {
-  maxPoolLanesRowBody<16>(x, 16, y, 16, w, od, oh, relu);
-}
-
-/// maxPoolLanesRowBody with strides known at run time (channels last: the channel count).
-POPART_SIMD_CLONES void maxPoolLanesRow(const float *x, int64_t inStride, float *y, int64_t outStride,
-                                        const Window3 &w, int64_t od, int64_t oh, bool relu) {
-  maxPoolLanesRowBody<0>(x, inStride, y, outStride, w, od, oh, relu);
 }
 
 /// oneDNN's 16-channel blocked layout of `dims` (rank 3 to 5), or an empty descriptor.
@@ -345,26 +330,22 @@ struct LaneChunks {
   }
 };
 
+/// Output rows of at most this many columns are pooled into a plain layout through a stack buffer.
+constexpr int64_t kMaxPlainRow = 64;
+
 /// Max pool rows [r0, r1) of `c` (row r: chunk, od, oh) into the input's layout or, with `plain`, the plain
 /// (N, C, spatial) layout (each row pooled into a buffer, its lanes written to their channels' planes).
 void maxPoolLaneRows(const LaneChunks &c, const float *x, float *y, bool plain, int64_t r0, int64_t r1) {
   const Window3 &w = c.w;
-  alignas(64) float local[16 * 64];
-  std::vector<float> wide(plain && w.out[2] > 64 ? static_cast<size_t>(16 * w.out[2]) : 0);
-  float *buffer = wide.empty() ? local : wide.data();
+  alignas(64) float buffer[16 * kMaxPlainRow];
   for (int64_t r = r0; r < r1; ++r) {
     const int64_t b = r / (w.out[0] * w.out[1]), od = r / w.out[1] % w.out[0], oh = r % w.out[1];
     const int64_t row = od * w.out[1] + oh;
-    if (!plain && !c.channelsLast) {
-      maxPoolBlockRow(c.inBase(x, b), c.outRow(y, b, row), w, od, oh, c.relu);
-      continue;
-    }
     if (!plain) {
       maxPoolLanesRow(c.inBase(x, b), c.stride(), c.outRow(y, b, row), c.stride(), w, od, oh, c.relu);
       continue;
     }
-    if (c.channelsLast) maxPoolLanesRow(c.inBase(x, b), c.stride(), buffer, 16, w, od, oh, c.relu);
-    else maxPoolBlockRow(c.inBase(x, b), buffer, w, od, oh, c.relu);
+    maxPoolLanesRow(c.inBase(x, b), c.stride(), buffer, 16, w, od, oh, c.relu);
     const int64_t c0 = b % c.perImage * 16, lanes = std::min<int64_t>(16, c.channels - c0);
     float *out = y + (b / c.perImage * c.channels + c0) * w.outSize() + row * w.out[2];
     for (int64_t l = 0; l < lanes; ++l)
@@ -386,6 +367,7 @@ bool growMaxPoolLanes(popx::Sequence &prog, const popx::Opx &opx, const PoolShap
   if (!channelsLast && !(blocked && xd == blocked)) return false;
   const auto same = channelsLast ? channelsLastDesc(outDims) : block16Desc(outDims);
   const bool plain = !(tensor_layout::storable(yt, same) == same);
+  if (plain && opx.outShape(0).back() > kMaxPlainRow) return false;  // oneDNN's pooling and a reorder
   const LaneChunks chunks{Window3(ps.g), channels, (channels + 15) / 16, channelsLast, ps.relu};
   const float *x = opx.getInTensor(0).data<float>();
   float *y = opx.getOutTensor(0).data<float>();
