@@ -212,13 +212,14 @@ char *Communicator::staging(int64_t local, int64_t bytes) {
 
 namespace {
 
-// Calls f(part, offset in the part, count) for the elements [begin, end) of the parts packed one after the other.
+// Calls f(part, offset in the part, count, offset in the packed parts) for the elements [begin, end) of the
+// parts packed one after the other.
 template <class F>
 void forPartsIn(const Communicator::Part *parts, size_t count, int64_t begin, int64_t end, F f) {
   int64_t at = 0;
   for (size_t k = 0; k < count && at < end; at += parts[k].n, ++k) {
     const int64_t from = std::max(begin, at), to = std::min(end, at + parts[k].n);
-    if (to > from) f(k, from - at, to - from);
+    if (to > from) f(k, from - at, to - from, from);
   }
 }
 
@@ -259,20 +260,21 @@ void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, Colle
       groupOf(g, offset_ + m, all, w.members);
       const char *first = w.members.front();  // identifies the group
       auto seen = std::find_if(w.done.begin(), w.done.end(), [&](const auto &d) { return d.first == first; });
-      if (seen != w.done.end()) {  // another local replica of the same group: same values
-        const Part *from = partsOf_[static_cast<size_t>(seen->second)].first;
-        forPartsIn(outs, count, begin, end, [&](size_t k, int64_t at, int64_t c) {
+      const Part *from = seen != w.done.end() ? partsOf_[static_cast<size_t>(seen->second)].first : nullptr;
+      forPartsIn(outs, count, begin, end, [&](size_t k, int64_t at, int64_t c, int64_t packedAt) {
+        if (outs[k].sliced) {  // only replica m's slice of this part
+          const Slice s = replicaSlice(outs[k].n, elem, offset_ + m, global_);
+          const int64_t lo = std::max(at, s.begin), hi = std::min(at + c, s.begin + s.count);
+          if (hi > lo)
+            reduceInto(op, type, w.members, packedAt + lo - at, hi - lo, static_cast<char *>(outs[k].out) + lo * elem);
+        } else if (from) {  // another local replica of the same group reduced the same values
           std::memcpy(static_cast<char *>(outs[k].out) + at * elem, static_cast<const char *>(from[k].out) + at * elem,
                       static_cast<size_t>(c * elem));
-        });
-        continue;
-      }
-      int64_t packedAt = begin;
-      forPartsIn(outs, count, begin, end, [&](size_t k, int64_t at, int64_t c) {
-        reduceInto(op, type, w.members, packedAt, c, static_cast<char *>(outs[k].out) + at * elem);
-        packedAt += c;
+        } else {
+          reduceInto(op, type, w.members, packedAt, c, static_cast<char *>(outs[k].out) + at * elem);
+        }
       });
-      w.done.emplace_back(first, m);
+      if (!from) w.done.emplace_back(first, m);
     }
   } catch (...) {
     release(local);
@@ -283,10 +285,9 @@ void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, Colle
 
 void Communicator::allReduceSlice(int64_t local, CollectiveOp op, const void *in, void *out, DataType type,
                                   int64_t n) {
-  if (global_ != local_) throw internal_error("allReduceSlice: {} of {} replicas run in this process", local_, global_);
   const int64_t elem = TensorInfo(type, {}).nbytes();
   const auto &all = exchange(local, in, n * elem);
-  const Slice s = replicaSlice(n, elem, local, local_);
+  const Slice s = replicaSlice(n, elem, offset_ + local, global_);
   try {
     if (s.count > 0) reduceInto(op, type, all, s.begin, s.count, static_cast<char *>(out) + s.begin * elem);
   } catch (...) {

@@ -60,10 +60,13 @@ public:
   void allReduce(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const void *in, void *out, DataType type,
                  int64_t n);
   /// One tensor of an allReduceParts: n elements from in, reduced into out (out may be in).
+  /// A sliced part (a shared weight's gradient, shared_update.hpp) gets only the
+  /// replica's slice (replicaSlice) of out; its group must hold every replica.
   struct Part {
     const void *in;
     void *out;
     int64_t n;
+    bool sliced = false;
   };
   /// allReduce of `count` tensors of one type in one exchange: their inputs
   /// are packed where the exchange reads them (in the shared memory of a
@@ -71,10 +74,10 @@ public:
   /// straight into its output. Every local replica passes the same sizes.
   void allReduceParts(int64_t local, const ReplicaGrouping &g, CollectiveOp op, const Part *parts, size_t count,
                       DataType type);
-  /// Local replicas sharing a weight (shared_update.hpp): the elements of this
-  /// replica's slice (replicaSlice) of out := op over every replica's in, in
-  /// replica order; out's other elements are left as they are. One group of all
-  /// replicas, all in this process; out may be in.
+  /// Replicas sharing a weight (shared_update.hpp): the elements of this
+  /// replica's slice (replicaSlice of its global index) of out := op over every
+  /// replica's in, in replica order; out's other elements are left as they are.
+  /// One group of all replicas; out may be in.
   void allReduceSlice(int64_t local, CollectiveOp op, const void *in, void *out, DataType type, int64_t n);
   /// out = the group's inputs of `bytes` bytes each, concatenated in group order.
   void allGather(int64_t local, const ReplicaGrouping &g, const void *in, void *out, int64_t bytes);

@@ -90,6 +90,7 @@ Devicex::Devicex(Ir &ir, const Devicex &weights)
       autoStages_(weights.autoStages_), rng_(ir.randomState()) {}
 
 bool Devicex::slicedUpdate(const Op *op) const { return shared_ && shared_->ops.count(op); }
+bool Devicex::slicedGradient(const Tensor *t) const { return shared_ && shared_->grads.count(t); }
 
 Communicator &Devicex::communicator() const {
   if (!comm_) throw internal_error("replica {} has no communicator (it was not created by an Executor)", replica_);
@@ -132,9 +133,12 @@ void Devicex::allocatePersistent(const Tensor *t) {
     buffers_[t] = it->second;
     return;
   }
-  if (sharedOwner_ && shared_->tensors.count(t)) {  // a weight every local replica updates a slice of
-    buffers_[t] = sharedOwner_->view(t).raw();
-    return;
+  if (sharedBuffers_) {  // a weight (or its optimizer state) every replica updates a slice of
+    auto it = sharedBuffers_->find(t);
+    if (it != sharedBuffers_->end()) {
+      buffers_[t] = it->second;
+      return;
+    }
   }
   blocks_.push_back(std::make_unique<Block>(t->info.nbytes()));
   persistentBytes_ += blocks_.back()->size;
@@ -389,7 +393,8 @@ void Devicex::weightsFromHost() {
   ++hostWrites_;
   for (Graph *g : ir_.getAllGraphs())
     for (Tensor *t : g->getTensors().getOfType(TensorType::Variable))
-      if (t->hasTensorData() && t->info.nbytes() > 0 && buffers_.count(t))  // empty: data() may be null
+      // (empty: data() may be null)
+      if (t->hasTensorData() && t->info.nbytes() > 0 && buffers_.count(t) && !sharedElsewhere(t))
         std::memcpy(buffers_[t], t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
   for (const auto &[t, copies] : dropped_)
     for (const auto &c : copies) c.refresh(t->tensorData().data());
@@ -398,7 +403,7 @@ void Devicex::weightsFromHost() {
 void Devicex::writeTensorToDevice(const Tensor *t) {
   ++hostWrites_;
   auto it = buffers_.find(t);
-  if (it != buffers_.end() && t->hasTensorData() && t->info.nbytes() > 0)
+  if (it != buffers_.end() && t->hasTensorData() && t->info.nbytes() > 0 && !sharedElsewhere(t))
     std::memcpy(it->second, t->tensorData().data(), static_cast<size_t>(t->info.nbytes()));
   auto d = dropped_.find(t);
   if (d != dropped_.end())

@@ -93,15 +93,20 @@ public:
     int64_t ops = 0;
   };
   const std::vector<Segment> &segments() const { return segments_; }
-  /// Local replicas sharing their trained weights (shared_update.hpp): the
-  /// buffers of plan.tensors are `owner`'s (the first replica, prepared first;
-  /// null for the first replica itself). Set before prepare().
-  void shareUpdates(const SharedUpdates *plan, const Devicex *owner) {
+  /// Replicas sharing their trained weights (shared_update.hpp): the tensors
+  /// of plan.tensors live in `buffers` (memory the executor owns, seen by every
+  /// replica); `writer`: this replica's weightsFromHost writes them (one
+  /// replica does). Set before prepare().
+  void shareUpdates(const SharedUpdates *plan, const std::unordered_map<const Tensor *, void *> *buffers,
+                    bool writer) {
     shared_ = plan;
-    sharedOwner_ = owner;
+    sharedBuffers_ = buffers;
+    writesShared_ = writer;
   }
   /// The op reduces or updates only this replica's slice of a shared weight.
   bool slicedUpdate(const Op *op) const;
+  /// Of reduced gradient t, only this replica's slice is made (a shared weight's).
+  bool slicedGradient(const Tensor *t) const;
   /// Stages chosen by the executor (VirtualGraphMode::Auto), used where ops
   /// have neither pipelineStage nor virtualGraph. Set before prepare().
   void setAutoStages(std::unordered_map<const Op *, int64_t> stages) { autoStages_ = std::move(stages); }
@@ -219,7 +224,10 @@ private:
   Communicator *comm_ = nullptr;
   const Devicex *weightsFrom_ = nullptr;
   const SharedUpdates *shared_ = nullptr;
-  const Devicex *sharedOwner_ = nullptr;
+  const std::unordered_map<const Tensor *, void *> *sharedBuffers_ = nullptr;
+  bool writesShared_ = true;
+  /// t lives in the replicas' shared memory and another replica writes it from the host.
+  bool sharedElsewhere(const Tensor *t) const { return sharedBuffers_ && !writesShared_ && sharedBuffers_->count(t); }
   std::vector<Segment> segments_;
   std::unordered_map<const Op *, int64_t> autoStages_;
   Ir::RandomState rng_;

@@ -14,7 +14,9 @@
 #include "shared_update.hpp"
 #include <set>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <omp.h>
 #if defined(__x86_64__)
 #include <x86intrin.h>
@@ -245,15 +247,10 @@ void Executor::prepare() {
       sequential_ = true;
     }
     threads_ = std::make_unique<ReplicaThreads>(R, std::max(1, omp_get_max_threads() / static_cast<int>(R)));
-    if (!sequential_ && dynamic_cast<LocalCommunicator *>(comm_.get())) {  // replicas at once, all in this process
-      shared_ = std::make_unique<SharedUpdates>(planSharedUpdates(ir_, R));
-      for (int64_t r = 0; r < R; ++r)  // replica 0 owns the shared buffers (prepared first)
-        replicas_[static_cast<size_t>(r)]->shareUpdates(shared_.get(), r == 0 ? nullptr : replicas_.front().get());
-    }
-    threads_->runEach([&](int64_t r) { replicas_[static_cast<size_t>(r)]->prepare(); });
-  } else {
-    replicas_.front()->prepare();
   }
+  shareWeights();
+  if (threads_) threads_->runEach([&](int64_t r) { replicas_[static_cast<size_t>(r)]->prepare(); });
+  else replicas_.front()->prepare();
   std::string why;
   if (ir_.getSessionOptions().enablePipelining) {
     if (pipelineApplies(why)) {
@@ -307,6 +304,47 @@ bool Executor::pipelineApplies(std::string &why) const {
   if (ir_.isTraining() && ir_.getSessionOptions().getAccumulationFactor() < 2)
     return why = "training without gradient accumulation updates the weights after every micro-batch", false;
   return true;
+}
+
+void Executor::shareWeights() {
+  auto *pc = dynamic_cast<ProcessCommunicator *>(comm_.get());
+  const bool local = dynamic_cast<LocalCommunicator *>(comm_.get()) != nullptr;
+  // Replicas at once (no host IO read in turn); between processes only without pipelines (their own hand-offs).
+  if (sequential_ || replicaIO_ || !(local || pc) || (pc && ir_.getSessionOptions().enablePipelining)) return;
+  const char *env = std::getenv("POPART_SHARED_WEIGHTS");  // "0": every replica its own copy (for comparisons)
+  if (env && std::string(env) == "0") return;
+  auto plan = std::make_unique<SharedUpdates>(planSharedUpdates(ir_, comm_->globalReplicas()));
+  if (plan->tensors.empty()) return;
+  // The same layout in every process: by tensor id.
+  std::vector<const Tensor *> tensors(plan->tensors.begin(), plan->tensors.end());
+  std::sort(tensors.begin(), tensors.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
+  std::vector<int64_t> offsets;
+  int64_t bytes = 0;
+  for (const Tensor *t : tensors) {
+    offsets.push_back(bytes);
+    bytes += (t->info.nbytes() + 63) / 64 * 64;
+  }
+  if (pc) {
+    sharedMemory_ = pc->sharedMemory(bytes, "placing the shared weights");
+    if (!sharedMemory_) return;  // processes on several hosts: each holds its own copy
+    hostShared_ = pc;
+  } else {
+    char *p = static_cast<char *>(std::aligned_alloc(64, static_cast<size_t>(bytes)));
+    if (!p) throw memory_allocation_err("cannot allocate {} bytes for the replicas' shared weights", bytes);
+    std::memset(p, 0, static_cast<size_t>(bytes));
+    sharedMemory_ = std::shared_ptr<char>(p, [](char *q) { std::free(q); });
+  }
+  for (size_t k = 0; k < tensors.size(); ++k) sharedBuffers_[tensors[k]] = sharedMemory_.get() + offsets[k];
+  for (const Op *op : plan->ops)
+    updatesInOuter_ = updatesInOuter_ || (op->opid.type == "OptimizerVarUpdate" &&
+                                          op->settings.executionContext == ExecutionContext::AccumulateOuterFragment);
+  shared_ = std::move(plan);
+  for (int64_t r = 0; r < localReplicas(); ++r)  // global replica 0 writes them from the host
+    replicas_[static_cast<size_t>(r)]->shareUpdates(shared_.get(), &sharedBuffers_, comm_->globalOffset() + r == 0);
+}
+
+void Executor::hostBarrier(const char *what) const {
+  if (hostShared_) hostShared_->barrier(what);
 }
 
 std::pair<int64_t, int64_t> Executor::sharedTensors() const {
@@ -369,8 +407,10 @@ void Executor::runPipelined(IStepIO &io) {
   } else {
     for (int64_t b = 0; b < bps; ++b) {
       runBatches(b, accum);
-      if (replicas_.front()->hasOuter())
+      if (replicas_.front()->hasOuter()) {
         forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter((b + 1) * accum, 0)); });
+        hostBarrier("the weight update");
+      }
     }
   }
   ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);
@@ -401,6 +441,7 @@ void Executor::weightsFromHost() {
       std::memcpy(d.view(t).raw(), t->tensorData().data() + slot * nbytes, nbytes);
     }
   }
+  hostBarrier("writing the weights from the host");  // global replica 0's process wrote the shared ones
 }
 
 std::vector<std::vector<char>> Executor::groupedValues() {
@@ -550,11 +591,13 @@ void Executor::runSteps(IStepIO &io, int64_t bps, int64_t accum) {
         d.runMain();
         if (sequential_) d.writeAnchors();
       });
+      if (!updatesInOuter_) hostBarrier("the weight update");
       if (!sequential_)
         for (auto &d : replicas_) d->writeAnchors();
     }
     if (replicas_.front()->hasOuter()) {
       forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter(b + 1, 0, 0)); });
+      if (updatesInOuter_) hostBarrier("the weight update");
       if (replicaIO_) replicaIO_->writeAnchors(io);  // what HostStore ops of the outer program stored
     }
   }
@@ -604,6 +647,7 @@ void Executor::run(IStepIO &io) {
   auto t0 = std::chrono::steady_clock::now();
   const int64_t c0 = readTicks();
   comm_->reset();
+  hostBarrier("the start of a run");  // no process still reads or writes the shared weights from the host
   struct EndRun {
     std::vector<std::unique_ptr<Devicex>> &replicas, &instances;
     ~EndRun() {

@@ -6,6 +6,7 @@
 #include "devicex.hpp"
 #include "popart/variablesettings.hpp"
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace popart::popx {
@@ -15,6 +16,7 @@ class ReplicaThreads;
 class PipelineRunner;
 class ReplicaStepIO;
 class ProcessGroup;
+class ProcessCommunicator;
 struct SharedUpdates;
 
 class Executor {
@@ -59,9 +61,11 @@ public:
   int64_t persistentBytes() const { return replicas_.front()->persistentBytes(); }
   int64_t workspaceBytes() const { return replicas_.front()->workspaceBytes(); }
   int threadsPerReplica() const;
-  /// Weight and optimizer-state tensors the local replicas hold in one buffer
+  /// Weight and optimizer-state tensors the replicas hold in one buffer
   /// (each replica updating a slice, shared_update.hpp), and their bytes.
   std::pair<int64_t, int64_t> sharedTensors() const;
+  /// The shared tensors are in memory the processes of this host share.
+  bool sharedAcrossProcesses() const { return hostShared_ != nullptr; }
   /// Placement for the report: stages, segments, in-flight micro-batches (empty when not pipelined).
   std::string pipelineSummary() const;
   int64_t lastRunTicks() const { return lastRunTicks_; }
@@ -85,6 +89,12 @@ private:
   bool pipelineApplies(std::string &why) const;
   /// Every global replica's value of each grouped Variable, in replica order.
   std::vector<std::vector<char>> groupedValues();
+  /// Plans the weights the replicas share (shared_update.hpp) and places them
+  /// in memory every replica sees: one block for the local replicas, memory
+  /// mapped by every process when the processes share a host.
+  void shareWeights();
+  /// Between processes sharing weights: waits for the others (`what` names the point).
+  void hostBarrier(const char *what) const;
 
   /// Variables with VariableSettings (not shared by all replicas).
   std::vector<std::pair<Tensor *, VariableSettings>> grouped_;
@@ -100,7 +110,14 @@ private:
   std::map<TensorId, std::pair<int64_t, int64_t>> hostReads_;
   std::vector<std::unique_ptr<Devicex>> pipelineInstances_;  // further instances of the replicas
   std::vector<std::unique_ptr<PipelineRunner>> pipelines_;   // one per local replica
-  std::unique_ptr<SharedUpdates> shared_;  // weights the local replicas share and update a slice each
+  std::unique_ptr<SharedUpdates> shared_;  // weights the replicas share and update a slice each
+  std::shared_ptr<char> sharedMemory_;     // holds them
+  std::unordered_map<const Tensor *, void *> sharedBuffers_;
+  // Processes sharing the weights in memory: after the fragment (main program or
+  // the accumulation's outer fragment) holding the sliced updates, and when a run
+  // starts or the host writes weights, they wait for each other.
+  ProcessCommunicator *hostShared_ = nullptr;
+  bool updatesInOuter_ = false;
 
   bool prepared_ = false, sequential_ = false;
   int64_t virtualGraphs_ = 1;

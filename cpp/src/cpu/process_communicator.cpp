@@ -100,6 +100,12 @@ void ProcessCommunicator::gatherReplicas(const std::vector<const char *> &local,
     std::memcpy(out + static_cast<int64_t>(g) * bytes, recv.data() + slotOf_[g] * bytes, static_cast<size_t>(bytes));
 }
 
+std::shared_ptr<char> ProcessCommunicator::sharedMemory(int64_t bytes, const char *what) {
+  return group_->sharedMemory(bytes, what);
+}
+
+void ProcessCommunicator::barrier(const char *what) { group_->barrier(what); }
+
 const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, const void *in, int64_t bytes) {
   posted_[static_cast<size_t>(local)] = in;
   barrier_.wait();

@@ -22,6 +22,10 @@ public:
   /// `local[j]` of this process's replica j. Called by one thread (not the
   /// replica threads), the same call on every process.
   void gatherReplicas(const std::vector<const char *> &local, int64_t bytes, char *out);
+  /// Memory every process maps (ProcessGroup::sharedMemory); null when the group has none.
+  std::shared_ptr<char> sharedMemory(int64_t bytes, const char *what);
+  /// Waits for the other processes (called by one thread, not the replica threads).
+  void barrier(const char *what);
   void abort(const std::string &why) override { barrier_.abort(why); }
   void reset() override { barrier_.reset(); }
 

@@ -35,6 +35,11 @@ public:
   virtual char *sendBuffer(int64_t bytes) { return nullptr; }
   /// Waits until every process has called barrier (`what` names it in errors).
   virtual void barrier(const char *what);
+  /// `bytes` bytes of zero-filled memory that every process maps (the same
+  /// memory in each), unmapped when the last copy of the pointer goes. Every
+  /// process calls it at the same point of its program with the same size.
+  /// Null when the processes share no memory (MPI across hosts).
+  virtual std::shared_ptr<char> sharedMemory(int64_t bytes, const char *what) { return nullptr; }
 
 private:
   std::vector<char> gathered_;

@@ -26,15 +26,17 @@ void readers(const Tensor *t, std::vector<std::pair<Op *, InIndex>> &out) {
     }
 }
 
-// The gradient reduction feeding var update u when it reduces over all
-// `replicas` replicas by Add or Mean, read by u only; else null.
+// The gradient reduction (one weight's, or a fused one of many) feeding var
+// update u when it reduces over all `replicas` replicas by Add or Mean, its
+// output read by u only; else null.
 const Op *sliceableReduction(const Ir &ir, const Op &u, int64_t replicas) {
   const Tensor *g = u.inTensor(1);
   if (!g->hasProducer() || g->consumers.getOps().size() != 1 || ir.getDataFlow().isAnchored(g->id)) return nullptr;
   const Op *r = g->getProducer();
-  if (r->opid.domain != "ai.graphcore" ||
-      (r->opid.type != "ReplicatedAllReduce" && r->opid.type != "ReplicatedAllReduceInplace"))
-    return nullptr;
+  const bool single = r->opid.domain == "ai.graphcore" &&
+                      (r->opid.type == "ReplicatedAllReduce" || r->opid.type == "ReplicatedAllReduceInplace");
+  const bool fused = r->opid.type == "ReplicatedAllReduceFused" || r->opid.type == "ReplicatedAllReduceFusedInplace";
+  if (!single && !fused) return nullptr;
   const int64_t op = collectives::collectiveOperator(*r);
   if ((op != 0 && op != 1) || collectives::hostAllReduce(*r) || collectives::groupSize(*r) != replicas) return nullptr;
   return r;
@@ -87,6 +89,7 @@ SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements) {
     if (!ok) continue;
     plan.ops.insert(u);
     plan.ops.insert(r);
+    plan.grads.insert(u->inTensor(1));
     plan.tensors.insert(w);
     plan.tensors.insert(state.begin(), state.end());
   }

@@ -1,20 +1,24 @@
-// Sharded weight update of the local replicas in shared memory. The replica
-// threads of one process hold the same weights after every update, so they
-// share one buffer for each trained weight and its optimizer state instead of
-// one copy each; the gradient reduction of such a weight (its
-// ReplicatedAllReduce) reduces only the replica's slice of the gradient, and
-// its OptimizerVarUpdate updates only that slice of the shared weight and
-// state. Each element is reduced and updated exactly as before (replica order,
-// the same arithmetic), so the results are unchanged, while each replica does
-// 1/R of the reduction and the update, and no weight is copied between them.
+// Sharded weight update of replicas that share memory. Replicas hold the same
+// weights after every update, so replicas that can see one buffer share it for
+// each trained weight and its optimizer state instead of holding one copy each:
+// the replica threads of one process, and the processes of a distributed
+// session on one host (their shared-memory process group maps the buffers in
+// every process). The gradient reduction of such a weight reduces only the
+// replica's slice of the gradient, and its OptimizerVarUpdate updates only that
+// slice of the shared weight and state. Each element is reduced and updated
+// exactly as before (replica order, the same arithmetic), so the results are
+// unchanged, while each replica does 1/R of the reduction and the update, and
+// no weight is copied between them.
 //
-// A weight qualifies when every local replica updates it the same way: a
-// trained weight shared by all replicas (no VariableSettings, no sharded
-// optimizer state, no clip norm, no Lamb), whose gradient is all-reduced (Add
-// or Mean) over all replicas by a ReplicatedAllReduce(Inplace) read only by its
-// var update, and whose every other reader runs before that reduction (its
-// exchange is the point after which no replica reads the weight until the
-// update is over; the executor's hand-off ends the update for all replicas).
+// A weight qualifies when every replica updates it the same way: a trained
+// weight shared by all replicas (no VariableSettings, no sharded optimizer
+// state, no clip norm, no Lamb), whose gradient is all-reduced (Add or Mean)
+// over all replicas, without hostAllReduce, by a ReplicatedAllReduce(Inplace)
+// or a fused gradient reduction whose output is read only by the var update,
+// and whose every other reader runs before that reduction (its exchange is the
+// point after which no replica reads the weight until the update is over; the
+// executor's hand-off, or a barrier between processes, ends the update for all
+// replicas).
 #pragma once
 #include <cstdint>
 #include <unordered_set>
@@ -29,14 +33,15 @@ namespace popart::popx {
 
 struct SharedUpdates {
   std::unordered_set<const Op *> ops;          // reductions and var updates that work on the replica's slice
+  std::unordered_set<const Tensor *> grads;    // reduced gradients of which only the replica's slice is made
   std::unordered_set<const Tensor *> tensors;  // weights and optimizer state one buffer holds for all replicas
 };
 
-/// The weights `replicas` local replicas (threads of this process, without
-/// other processes) may share; `minElements`: smaller weights keep a copy per replica.
+/// The weights `replicas` replicas (all the session's replicas) may share;
+/// `minElements`: smaller weights keep a copy per replica.
 SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements = 4096);
 
-/// Elements [begin, begin + count) of n: replica `part` of `parts`'s slice, its
+/// Elements [begin, begin + count) of n: global replica `part` of `parts`'s slice, its
 /// bounds on 64-byte lines (no two replicas write one cache line).
 struct Slice {
   int64_t begin, count;

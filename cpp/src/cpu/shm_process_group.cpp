@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <memory>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -208,12 +209,35 @@ const std::vector<const char *> &ShmProcessGroup::post(const void *in, int64_t b
   if (in != mine && bytes > 0) std::memcpy(mine, in, static_cast<size_t>(bytes));
   control_->posted[rank_] = bytes;
   barrier(what);
+  checkSameSize(bytes, what);
+  return slots_;
+}
+
+void ShmProcessGroup::checkSameSize(int64_t bytes, const char *what) {
   for (int64_t p = 0; p < size_; ++p)
     if (control_->posted[p] != bytes)
       fail("rank " + std::to_string(rank_) + ": " + what + " of " + std::to_string(bytes) + " bytes met one of " +
            std::to_string(control_->posted[p]) + " bytes on rank " + std::to_string(p) +
            ": the processes run different programs");
-  return slots_;
+}
+
+std::shared_ptr<char> ShmProcessGroup::sharedMemory(int64_t bytes, const char *what) {
+  if (bytes < 1) throw internal_error("shared memory of {} bytes", bytes);
+  // Every process records its size before the barrier that maps the segment, and checks the others' after it
+  // (before any process may post again).
+  control_->posted[rank_] = bytes;
+  const std::string name = name_ + ".m" + std::to_string(++sharedSegments_);
+  const auto size = static_cast<size_t>(bytes);
+  char *p = mapSegment(name, size);
+  mappedEverywhere(name, p, size, what);
+  try {
+    checkSameSize(bytes, what);
+    barrier(what);  // nobody posts a new size before every process has checked this one
+  } catch (...) {
+    munmap(p, size);
+    throw;
+  }
+  return std::shared_ptr<char>(p, [size](char *q) { munmap(q, size); });
 }
 
 char *ShmProcessGroup::sendBuffer(int64_t bytes) {

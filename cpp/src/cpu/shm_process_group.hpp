@@ -36,6 +36,7 @@ public:
   void done() override { barrier("a collective"); }
   char *sendBuffer(int64_t bytes) override;
   void barrier(const char *what) override;
+  std::shared_ptr<char> sharedMemory(int64_t bytes, const char *what) override;
 
 private:
   struct Control;
@@ -45,6 +46,8 @@ private:
   void mappedEverywhere(const std::string &name, void *p, size_t bytes, const char *what);
   /// The slots hold at least `bytes` each (a new data segment when they do not).
   void reserve(int64_t bytes);
+  /// Throws unless every process gave `bytes` (recorded before the last barrier).
+  void checkSameSize(int64_t bytes, const char *what);
   /// Throws after recording `why` for the other processes.
   [[noreturn]] void fail(const std::string &why);
   /// Ranks whose process has exited ("" when all run).
@@ -59,6 +62,7 @@ private:
   size_t dataBytes_ = 0;
   int64_t slotBytes_ = 0;
   int64_t dataSegments_ = 0;
+  int64_t sharedSegments_ = 0;
   std::vector<const char *> slots_;
 };
 

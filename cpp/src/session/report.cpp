@@ -67,9 +67,10 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   os << line;
   if (const auto [tensors, bytes] = devicex_->sharedTensors(); tensors > 0) {
     std::snprintf(line, sizeof(line),
-                  "shared by the replicas: %lld weight and optimizer state tensor(s), %.3f MB held once, each "
+                  "shared by the replicas: %lld weight and optimizer state tensor(s), %.3f MB held once%s, each "
                   "replica updating a slice\n",
-                  static_cast<long long>(tensors), bytes / 1e6);
+                  static_cast<long long>(tensors), bytes / 1e6,
+                  devicex_->sharedAcrossProcesses() ? " in memory the processes of this host share" : "");
     os << line;
   }
   int64_t stateBytes = 0, stateTensors = 0;  // on each replica: a sharded state holds its shard only

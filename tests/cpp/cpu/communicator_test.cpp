@@ -5,6 +5,7 @@
 #include "cpu/communicator.hpp"
 #include "cpu/process_communicator.hpp"
 #include "cpu/shm_process_group.hpp"
+#include "cpu/shared_update.hpp"
 #include "popart/error.hpp"
 #include <gtest/gtest.h>
 #include <atomic>
@@ -237,4 +238,89 @@ TEST_P(ProcessGroups, AllReducePartsAcrossProcesses) {
       });
     });
   }
+}
+
+namespace {
+
+// allReduceParts with sliced parts (a shared weight's gradient): part k of global replica g holds g * 1000 + k * 100
+// + i; the sliced parts (0 and 2) get the sum over every replica in the replica's slice (replicaSlice) only, and
+// keep -1 elsewhere; part 1 is reduced whole.
+void checkSlicedParts(Communicator &comm, int64_t local) {
+  const std::vector<int64_t> sizes = {40, 3, 100};
+  const int64_t g = comm.globalOffset() + local, G = comm.globalReplicas();
+  std::vector<std::vector<float>> in(sizes.size()), out(sizes.size());
+  std::vector<Communicator::Part> parts;
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    for (int64_t i = 0; i < sizes[k]; ++i) in[k].push_back(static_cast<float>(g * 1000 + k * 100 + i));
+    out[k].assign(static_cast<size_t>(sizes[k]), -1.0f);
+    parts.push_back({in[k].data(), out[k].data(), sizes[k], k != 1});
+  }
+  comm.allReduceParts(local, ReplicaGrouping(static_cast<unsigned>(G)), CollectiveOp::Add, parts.data(), parts.size(),
+                      DataType::FLOAT);
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    const Slice s = k == 1 ? Slice{0, sizes[k]} : replicaSlice(sizes[k], 4, g, G);
+    for (int64_t i = 0; i < sizes[k]; ++i) {
+      float want = -1.0f;
+      if (i >= s.begin && i < s.begin + s.count) {
+        want = 0;
+        for (int64_t m = 0; m < G; ++m) want += static_cast<float>(m * 1000 + k * 100 + i);
+      }
+      EXPECT_EQ(out[k][static_cast<size_t>(i)], want) << "replica " << g << " part " << k << " i " << i;
+    }
+  }
+}
+
+} // namespace
+
+TEST(Communicator, LocalAllReducePartsSliced) {
+  LocalCommunicator comm(4);
+  onThreads(4, [&](int64_t r) { checkSlicedParts(comm, r); });
+}
+
+TEST_P(ProcessGroups, AllReducePartsSlicedAcrossProcesses) {
+  for (const int64_t R : {int64_t{1}, int64_t{2}}) {
+    const int64_t P = 2;
+    onThreads(P, [&](int64_t p) {
+      ProcessCommunicator comm(R, P * R, p * R, group(p, P));
+      onThreads(R, [&](int64_t j) { checkSlicedParts(comm, j); });
+    });
+  }
+}
+
+TEST(ShmProcessGroup, SharedMemoryIsTheSameInEveryProcess) {
+  const std::string name = "/popart-gtest-mem-" + std::to_string(getpid());
+  onThreads(2, [&](int64_t p) {
+    ShmProcessGroup group(p, 2, name, 30.0);
+    std::shared_ptr<char> mem = group.sharedMemory(1 << 20, "a test");
+    ASSERT_TRUE(mem);
+    EXPECT_EQ(mem.get()[p * 4096], 0);  // zero-filled
+    mem.get()[p * 4096] = static_cast<char>(10 + p);
+    group.barrier("a test");
+    EXPECT_EQ(mem.get()[0], 10);
+    EXPECT_EQ(mem.get()[4096], 11);
+    group.barrier("a test");
+  });
+}
+
+TEST(ShmProcessGroup, SharedMemoryOfDifferentSizesIsAnError) {
+  const std::string name = "/popart-gtest-mem2-" + std::to_string(getpid());
+  std::atomic<int> errors{0};
+  onThreads(2, [&](int64_t p) {
+    ShmProcessGroup group(p, 2, name, 30.0);
+    try {
+      group.sharedMemory(4096 * (p + 1), "placing the shared weights");
+    } catch (const std::exception &e) {
+      EXPECT_NE(std::string(e.what()).find("placing the shared weights of"), std::string::npos) << e.what();
+      ++errors;
+    }
+  });
+  EXPECT_EQ(errors.load(), 2);
+}
+
+TEST(ProcessCommunicator, MpiLikeGroupsShareNoMemory) {
+  SharedGroupState state(2);
+  onThreads(2, [&](int64_t p) {
+    ProcessCommunicator comm(1, 2, p, std::make_shared<ThreadGroup>(state, p, 2));
+    EXPECT_FALSE(comm.sharedMemory(64, "a test"));
+  });
 }

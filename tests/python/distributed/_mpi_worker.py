@@ -26,6 +26,25 @@ def train_mode(out, local, micro, opt):
         print("transport:", distributed.transport(), flush=True)
 
 
+def shared_mode(out, local, micro, opt, seeds):
+    """Weights large enough to be shared (in memory all processes map, when they
+    share a host); seeds "differ": rank 1 starts from other weights. Every rank
+    writes its weights, the report's shared line and persistent memory."""
+    import re
+    from replication._replica_models import large_weights, shared_line
+    rank, nproc = distributed.rank(), distributed.size()
+    data = make_data(STEPS, micro, nproc * local, BATCH)
+    mine = [{k: v[:, rank * local:(rank + 1) * local] for k, v in d.items()} for d in data]
+    start = large_weights(seed=rank if seeds == "differ" else 0)
+    s = session(BATCH, micro, local, opt, weights=start, global_replicas=nproc * local, offset=rank * local)
+    report = s.getSummaryReport()
+    w = train(s, mine, micro, local, like=start)
+    line = shared_line(s)
+    persistent = float(re.search(r"persistent \(weights, inputs, constants\) ([\d.]+) MB", report).group(1))
+    np.savez(out + f".{rank}", **w, shared=np.array(line or (0, 0.0)), persistent=persistent,
+             across=np.array("the processes of this host share" in report))
+
+
 def hvd_mode(out, insert):
     """Horovod flow: each rank its own data and initial weights; hostAllReduce
     session, DistributedOptimizer, broadcast_weights from rank 0."""
@@ -80,6 +99,8 @@ def main():
         except popart.popart_exception as e:
             print(f"rank {rank} caught: {e}", flush=True)
             sys.exit(3)
+    elif mode == "shared":
+        shared_mode(out, int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6])
     elif mode == "grouped":
         grouped_mode(out, sys.argv[3], int(sys.argv[4]))
     elif mode in ("hvd", "hvd-no-allreduce"):

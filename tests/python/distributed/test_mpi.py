@@ -54,6 +54,66 @@ def check_against_one_replica(tmp_path, local, micro, opt, transport, env=None):
     assert max_rel_diff(got, want) <= 1e-6
 
 
+def run_shared(tmp_path, local, micro, opt, seeds="same", env=None):
+    """Both ranks' results of _mpi_worker.py shared (weights, report figures)."""
+    tmp_path.mkdir(exist_ok=True)
+    out = str(tmp_path / "s")
+    p, _ = mpirun(["shared", out, str(local), str(micro), opt, seeds], env=env)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return [dict(np.load(out + f".{rank}.npz")) for rank in (0, 1)]
+
+
+def weights_of(result):
+    return {k: result[k] for k in ("W1", "B1", "W2")}
+
+
+@pytest.mark.parametrize("opt,states", [("sgd", 1), ("adam", 2)])
+@pytest.mark.parametrize("micro", [1, 2])
+@pytest.mark.parametrize("local", [1, 2])
+def test_processes_on_one_host_share_their_weights(tmp_path, local, micro, opt, states):
+    """Processes on one host hold the large weights and their optimizer state
+    once, in memory they all map, and each updates a slice: the weights are
+    those of one replica on the full batch, bit-identical to processes that
+    hold a copy each, and each process's own memory is smaller by them."""
+    got = run_shared(tmp_path / "a", local, micro, opt)
+    copies = run_shared(tmp_path / "b", local, micro, opt, env={"POPART_SHARED_WEIGHTS": "0"})
+    shared_mb = (1 + states) * (6 + 4) * 1024 * 4 / 1e6  # W1 and W2 with their elementwise state
+    for rank in (0, 1):
+        assert tuple(got[rank]["shared"]) == (2 * (1 + states), pytest.approx(shared_mb, abs=1e-3))
+        assert bool(got[rank]["across"])
+        assert tuple(copies[rank]["shared"]) == (0, 0)
+        assert float(copies[rank]["persistent"]) - float(got[rank]["persistent"]) == pytest.approx(shared_mb, abs=2e-3)
+        for k in ("W1", "B1", "W2"):
+            np.testing.assert_array_equal(got[rank][k], got[0][k])
+            np.testing.assert_array_equal(got[rank][k], copies[rank][k])
+    from replication._replica_models import large_weights
+    replicas = 2 * local
+    data = make_data(STEPS, micro, replicas, BATCH)
+    want = train(session(replicas * BATCH, micro, 1, opt, weights=large_weights()), merged(data, replicas), micro, 1,
+                 like=large_weights())
+    assert max_rel_diff(weights_of(got[0]), want) <= (1e-6 if opt == "sgd" else 1e-5)
+    assert max_rel_diff(weights_of(got[0]), large_weights()) > 1e-3  # the weights did train
+
+
+def test_shared_weights_start_from_rank_0(tmp_path):
+    """Rank 1 built its model with other initial weights: the weights both
+    processes share are rank 0's (its process writes them from the host); the
+    small bias, one copy per process, keeps rank 1's start."""
+    got = run_shared(tmp_path, 1, 1, "sgd", seeds="differ")
+    np.testing.assert_array_equal(got[1]["W1"], got[0]["W1"])
+    np.testing.assert_array_equal(got[1]["W2"], got[0]["W2"])
+
+
+def test_processes_over_mpi_share_nothing(tmp_path):
+    """Over MPI messages the processes may be on several hosts: a copy each."""
+    got = run_shared(tmp_path, 1, 1, "sgd", env={"POPART_DISTRIBUTED_TRANSPORT": "mpi"})
+    for rank in (0, 1):
+        assert tuple(got[rank]["shared"]) == (0, 0)
+        assert not bool(got[rank]["across"])
+        for k in ("W1", "B1", "W2"):
+            np.testing.assert_array_equal(got[rank][k], got[0][k])
+
+
 def test_unknown_transport_is_an_error(tmp_path):
     p, _ = mpirun(["train", str(tmp_path / "w.npz"), "1", "1", "sgd"], env={"POPART_DISTRIBUTED_TRANSPORT": "tcp"},
                   timeout=90)

@@ -15,6 +15,22 @@ def initial_weights(seed=0):
             "W2": rng.standard_normal((HID, OUT)).astype(np.float32) * 0.5}
 
 
+def large_weights(seed=0, hidden=1024):
+    """The same MLP with W1 [6, hidden] and W2 [hidden, 4] large enough for the
+    replicas to share them (cpu/shared_update.hpp: >= 4096 elements); B1 is not."""
+    rng = np.random.RandomState(seed)
+    return {"W1": rng.standard_normal((IN, hidden)).astype(np.float32) * 0.5, "B1": np.zeros(hidden, np.float32),
+            "W2": rng.standard_normal((hidden, OUT)).astype(np.float32) * 0.05}
+
+
+def shared_line(s):
+    """(tensors, MB) of the report's line on the weights the replicas share, or None."""
+    import re
+    m = re.search(r"shared by the replicas: (\d+) weight and optimizer state tensor\(s\), ([\d.]+) MB",
+                  s.getSummaryReport())
+    return (int(m.group(1)), float(m.group(2))) if m else None
+
+
 def make_data(steps, micro, replicas, batch, seed=1):
     """Per step: x [micro, replicas, batch, IN], label [micro, replicas, batch]."""
     rng = np.random.RandomState(seed)

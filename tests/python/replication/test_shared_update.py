@@ -2,49 +2,43 @@
 optimizer state, and each reduces and updates one slice of them
 (cpu/shared_update.hpp): the weights are those of one replica on the
 replicas-times larger batch, and the report shows what the replicas share."""
-import re
-
 import numpy as np
 import pytest
 
 import popart
-from replication._replica_models import make_data, max_rel_diff, merged, session
+from replication._replica_models import large_weights as weights
+from replication._replica_models import make_data, max_rel_diff, merged, session, shared_line
 from replication._replica_models import train as train_steps
 
 BATCH, STEPS, HID = 4, 3, 1024  # W1 [6, 1024] and W2 [1024, 4] are shared (>= 4096 elements), B1 [1024] is not
-
-
-def weights(seed=0):
-    rng = np.random.RandomState(seed)
-    return {"W1": rng.standard_normal((6, HID)).astype(np.float32) * 0.5, "B1": np.zeros(HID, np.float32),
-            "W2": rng.standard_normal((HID, 4)).astype(np.float32) * 0.05}
 
 
 def train(s, data, micro, replicas):
     return train_steps(s, data, micro, replicas, like=weights())
 
 
-def shared_line(s):
-    m = re.search(r"shared by the replicas: (\d+) weight and optimizer state tensor\(s\), ([\d.]+) MB",
-                  s.getSummaryReport())
-    return (int(m.group(1)), float(m.group(2))) if m else None
-
-
 @pytest.mark.parametrize("opt,states", [("sgd", 1), ("adam", 2)])
 @pytest.mark.parametrize("micro", [1, 3])
 @pytest.mark.parametrize("replicas", [2, 4])
-def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, micro, replicas):
+def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, micro, replicas, monkeypatch):
     data = make_data(STEPS, micro, replicas, BATCH)
     s = session(BATCH, micro, replicas, opt, weights=weights())
     # W1 and W2 with their elementwise state (SGD: velocity; Adam: m, v; not Adam's step count).
     assert shared_line(s) == (2 * (1 + states), pytest.approx((1 + states) * (6 + 4) * HID * 4 / 1e6, abs=1e-3))
     got = train(s, data, micro, replicas)
-    # Bit-identical to replicas with a copy each (a fused all-reduce is not sliced) ...
-    copies = session(BATCH, micro, replicas, opt, weights=weights(), merge_allreduce=True)
+    # The gradient reductions merged into one all-reduce are sliced as well.
+    merged_s = session(BATCH, micro, replicas, opt, weights=weights(), merge_allreduce=True)
+    assert shared_line(merged_s) == shared_line(s)
+    fused = train(merged_s, data, micro, replicas)
+    # Bit-identical to replicas with a copy each ...
+    monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")
+    copies = session(BATCH, micro, replicas, opt, weights=weights())
     assert shared_line(copies) is None
     unshared = train(copies, data, micro, replicas)
+    monkeypatch.delenv("POPART_SHARED_WEIGHTS")
     for k in got:
         np.testing.assert_array_equal(got[k], unshared[k])
+        np.testing.assert_array_equal(fused[k], unshared[k])
     # ... and one replica on the larger batch up to summation order (which Adam's
     # normalisation amplifies where a gradient is near 0).
     want = train(session(replicas * BATCH, micro, 1, opt, weights=weights()), merged(data, replicas), micro, 1)
@@ -53,7 +47,7 @@ def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, mi
     assert max_rel_diff(got, start) > 1e-3  # the weights did train
 
 
-def test_small_weights_and_merged_reductions_keep_a_copy_per_replica():
+def test_small_weights_keep_a_copy_per_replica():
     # The replication tests' small MLP: every weight is below the threshold.
     assert shared_line(session(BATCH, 1, 2, "sgd")) is None
     assert shared_line(session(BATCH, 1, 1, "sgd", weights=weights())) is None

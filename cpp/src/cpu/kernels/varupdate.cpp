@@ -40,15 +40,17 @@ public:
   }
 
 private:
-  // A weight the local replicas share (cpu/shared_update.hpp): this replica
-  // updates its slice of the weight and of the elementwise state (shaped as the
+  // A weight the replicas share (cpu/shared_update.hpp): this replica updates
+  // its slice of the weight and of the elementwise state (shaped as the
   // weight, shared too) from its slice of the reduced gradient; scalar state
-  // (Adam's step) is the replica's own. The executor's hand-off after the step
-  // makes the whole weight visible to every replica.
+  // (Adam's step) is the replica's own. The executor's hand-off (and barrier
+  // between processes) after the update makes the whole weight visible to
+  // every replica.
   void growSliced(popx::Sequence &prog, VarUpdateArgs args, VarUpdateFn fn, bool zero) const {
     const popx::TensorView g = args.g;
     const int64_t n = args.w.nelms(), elem = TensorInfo(args.w.dtype(), {}).nbytes();
-    const popx::Slice s = popx::replicaSlice(n, elem, dv_p->localReplica(), dv_p->communicator().localReplicas());
+    const popx::Communicator &comm = dv_p->communicator();
+    const popx::Slice s = popx::replicaSlice(n, elem, comm.globalOffset() + dv_p->localReplica(), comm.globalReplicas());
     auto part = [&](const popx::TensorView &t) {
       const int64_t e = TensorInfo(t.dtype(), {}).nbytes();
       return popx::TensorView(static_cast<char *>(t.raw()) + s.begin * e, TensorInfo(t.dtype(), {s.count}));
