@@ -213,13 +213,15 @@ char *Communicator::staging(int64_t local, int64_t bytes) {
 namespace {
 
 // Calls f(part, offset in the part, count, offset in the packed parts) for the elements [begin, end) of the
-// parts packed one after the other.
+// parts packed one after the other (parts read in place take no room).
 template <class F>
 void forPartsIn(const Communicator::Part *parts, size_t count, int64_t begin, int64_t end, F f) {
   int64_t at = 0;
-  for (size_t k = 0; k < count && at < end; at += parts[k].n, ++k) {
+  for (size_t k = 0; k < count && at < end; ++k) {
+    if (parts[k].peers) continue;
     const int64_t from = std::max(begin, at), to = std::min(end, at + parts[k].n);
     if (to > from) f(k, from - at, to - from, from);
+    at += parts[k].n;
   }
 }
 
@@ -229,19 +231,24 @@ void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, Colle
                                   size_t count, DataType type) {
   checkGrouping(g);
   const int64_t elem = TensorInfo(type, {}).nbytes();
-  int64_t n = 0;
-  for (size_t k = 0; k < count; ++k) n += parts[k].n;
+  int64_t n = 0;  // packed elements
+  for (size_t k = 0; k < count; ++k) {
+    if (parts[k].peers && (!parts[k].sliced || groupSize(g) != global_))
+      throw internal_error("allReduceParts: a part read in place must be sliced over all replicas");
+    n += parts[k].peers ? 0 : parts[k].n;
+  }
   if (op == CollectiveOp::Local) {
     for (size_t k = 0; k < count; ++k)
       if (parts[k].out != parts[k].in) std::memmove(parts[k].out, parts[k].in, static_cast<size_t>(parts[k].n * elem));
     return;
   }
   // One part is exchanged as it is; several are packed first, where the exchange reads them.
-  const void *send = count == 1 ? parts[0].in : nullptr;
-  if (!send) {
+  const void *send = count == 1 && !parts[0].peers ? parts[0].in : nullptr;
+  if (!send && n > 0) {
     char *packed = staging(local, n * elem);
     send = packed;
     for (size_t k = 0; k < count; ++k) {
+      if (parts[k].peers) continue;
       std::memcpy(packed, parts[k].in, static_cast<size_t>(parts[k].n * elem));
       packed += parts[k].n * elem;
     }
@@ -275,6 +282,14 @@ void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, Colle
         }
       });
       if (!from) w.done.emplace_back(first, m);
+    }
+    // Parts read in place: this replica's slice of each, from every replica's memory.
+    for (size_t k = 0; k < count; ++k) {
+      if (!parts[k].peers) continue;
+      const Slice s = replicaSlice(parts[k].n, elem, offset_ + local, global_);
+      groupOf(g, offset_ + local, *parts[k].peers, w.members);
+      if (s.count > 0)
+        reduceInto(op, type, w.members, s.begin, s.count, static_cast<char *>(parts[k].out) + s.begin * elem);
     }
   } catch (...) {
     release(local);

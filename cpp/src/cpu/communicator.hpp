@@ -62,11 +62,14 @@ public:
   /// One tensor of an allReduceParts: n elements from in, reduced into out (out may be in).
   /// A sliced part (a shared weight's gradient, shared_update.hpp) gets only the
   /// replica's slice (replicaSlice) of out; its group must hold every replica.
+  /// `peers`: every global replica's in (in memory they all see, read in place,
+  /// not packed); only for sliced parts.
   struct Part {
     const void *in;
     void *out;
     int64_t n;
     bool sliced = false;
+    const std::vector<const char *> *peers = nullptr;
   };
   /// allReduce of `count` tensors of one type in one exchange: their inputs
   /// are packed where the exchange reads them (in the shared memory of a

@@ -5,6 +5,7 @@
 #include "kernels/random_bits.hpp"
 #include "memory_plan.hpp"
 #include "replica_stepio.hpp"
+#include "communicator.hpp"
 #include "shared_update.hpp"
 #include "ops/host_io.hpp"
 #include "popart/dataflow.hpp"
@@ -92,6 +93,18 @@ Devicex::Devicex(Ir &ir, const Devicex &weights)
 bool Devicex::slicedUpdate(const Op *op) const { return shared_ && shared_->ops.count(op); }
 bool Devicex::slicedGradient(const Tensor *t) const { return shared_ && shared_->grads.count(t); }
 
+const std::vector<const char *> *Devicex::peerBuffers(const Tensor *t) const {
+  if (!peers_) return nullptr;
+  auto it = peers_->find(t);
+  return it == peers_->end() ? nullptr : &it->second;
+}
+
+void *Devicex::ownPeerBuffer(const Tensor *t) const {
+  const auto *all = peerBuffers(t);
+  // The entry of this replica, which it writes (the others only read theirs).
+  return all ? const_cast<char *>((*all).at(static_cast<size_t>(communicator().globalOffset() + replica_))) : nullptr;
+}
+
 Communicator &Devicex::communicator() const {
   if (!comm_) throw internal_error("replica {} has no communicator (it was not created by an Executor)", replica_);
   return *comm_;
@@ -131,6 +144,11 @@ void Devicex::allocatePersistent(const Tensor *t) {
     if (it == weightsFrom_->buffers_.end())
       throw internal_error("pipelining instance: tensor '{}' has no buffer in the first instance", t->id);
     buffers_[t] = it->second;
+    return;
+  }
+  if (void *own = ownPeerBuffer(t)) {  // a gradient accumulator the other replicas read in place
+    buffers_[t] = own;
+    persistentBytes_ += alignUp(t->info.nbytes());
     return;
   }
   if (sharedBuffers_) {  // a weight (or its optimizer state) every replica updates a slice of
@@ -239,6 +257,13 @@ void Devicex::planGraph(const Graph &g) {
     buffers_[t] = p;
     external.insert(t);
   }
+  if (g.isMainGraph() && peers_)  // gradients the other replicas read in place
+    for (const auto &[t, all] : *peers_)
+      if (t->tensorType() == TensorType::ActGrad) {
+        buffers_[t] = ownPeerBuffer(t);
+        plannedBytes_ += alignUp(t->info.nbytes());
+        external.insert(t);
+      }
   MemoryPlan plan = planMemory(g, schedule, keep, external);
   blocks_.push_back(std::make_unique<Block>(plan.arenaBytes));
   plannedBytes_ += plan.arenaBytes;

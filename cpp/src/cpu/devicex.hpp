@@ -93,16 +93,22 @@ public:
     int64_t ops = 0;
   };
   const std::vector<Segment> &segments() const { return segments_; }
+  /// Every global replica's buffer of a tensor, in memory every replica sees.
+  using PeerBuffers = std::unordered_map<const Tensor *, std::vector<const char *>>;
   /// Replicas sharing their trained weights (shared_update.hpp): the tensors
   /// of plan.tensors live in `buffers` (memory the executor owns, seen by every
   /// replica); `writer`: this replica's weightsFromHost writes them (one
-  /// replica does). Set before prepare().
+  /// replica does). The gradients of `peers` live in this replica's entry, where
+  /// the others read them in place. Set before prepare().
   void shareUpdates(const SharedUpdates *plan, const std::unordered_map<const Tensor *, void *> *buffers,
-                    bool writer) {
+                    const PeerBuffers *peers, bool writer) {
     shared_ = plan;
     sharedBuffers_ = buffers;
+    peers_ = peers;
     writesShared_ = writer;
   }
+  /// Every global replica's buffer of gradient t (read in place by a reduction), or null.
+  const std::vector<const char *> *peerBuffers(const Tensor *t) const;
   /// The op reduces or updates only this replica's slice of a shared weight.
   bool slicedUpdate(const Op *op) const;
   /// Of reduced gradient t, only this replica's slice is made (a shared weight's).
@@ -225,6 +231,9 @@ private:
   const Devicex *weightsFrom_ = nullptr;
   const SharedUpdates *shared_ = nullptr;
   const std::unordered_map<const Tensor *, void *> *sharedBuffers_ = nullptr;
+  const PeerBuffers *peers_ = nullptr;
+  /// This replica's buffer of a tensor of peers_, or null.
+  void *ownPeerBuffer(const Tensor *t) const;
   bool writesShared_ = true;
   /// t lives in the replicas' shared memory and another replica writes it from the host.
   bool sharedElsewhere(const Tensor *t) const { return sharedBuffers_ && !writesShared_ && sharedBuffers_->count(t); }

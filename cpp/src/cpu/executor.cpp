@@ -315,15 +315,24 @@ void Executor::shareWeights() {
   if (env && std::string(env) == "0") return;
   auto plan = std::make_unique<SharedUpdates>(planSharedUpdates(ir_, comm_->globalReplicas()));
   if (plan->tensors.empty()) return;
-  // The same layout in every process: by tensor id.
+  // The same layout in every process, by tensor id: the shared tensors, then
+  // one entry per global replica holding its gradients that the others read in
+  // place (not with pipelines: their instances each have their own gradients).
   std::vector<const Tensor *> tensors(plan->tensors.begin(), plan->tensors.end());
   std::sort(tensors.begin(), tensors.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
-  std::vector<int64_t> offsets;
-  int64_t bytes = 0;
-  for (const Tensor *t : tensors) {
-    offsets.push_back(bytes);
-    bytes += (t->info.nbytes() + 63) / 64 * 64;
-  }
+  std::vector<const Tensor *> grads;
+  if (!ir_.getSessionOptions().enablePipelining) grads = inPlaceGradients(*plan, ir_);
+  auto place = [](const std::vector<const Tensor *> &ts, std::vector<int64_t> &offsets) {
+    int64_t bytes = 0;
+    for (const Tensor *t : ts) {
+      offsets.push_back(bytes);
+      bytes += (t->info.nbytes() + 63) / 64 * 64;
+    }
+    return bytes;
+  };
+  std::vector<int64_t> offsets, gradOffsets;
+  const int64_t weightBytes = place(tensors, offsets), gradBytes = place(grads, gradOffsets);
+  const int64_t G = comm_->globalReplicas(), bytes = weightBytes + G * gradBytes;
   if (pc) {
     sharedMemory_ = pc->sharedMemory(bytes, "placing the shared weights");
     if (!sharedMemory_) return;  // processes on several hosts: each holds its own copy
@@ -335,12 +344,16 @@ void Executor::shareWeights() {
     sharedMemory_ = std::shared_ptr<char>(p, [](char *q) { std::free(q); });
   }
   for (size_t k = 0; k < tensors.size(); ++k) sharedBuffers_[tensors[k]] = sharedMemory_.get() + offsets[k];
+  for (size_t k = 0; k < grads.size(); ++k)
+    for (int64_t g = 0; g < G; ++g)
+      peers_[grads[k]].push_back(sharedMemory_.get() + weightBytes + g * gradBytes + gradOffsets[k]);
   for (const Op *op : plan->ops)
     updatesInOuter_ = updatesInOuter_ || (op->opid.type == "OptimizerVarUpdate" &&
                                           op->settings.executionContext == ExecutionContext::AccumulateOuterFragment);
   shared_ = std::move(plan);
   for (int64_t r = 0; r < localReplicas(); ++r)  // global replica 0 writes them from the host
-    replicas_[static_cast<size_t>(r)]->shareUpdates(shared_.get(), &sharedBuffers_, comm_->globalOffset() + r == 0);
+    replicas_[static_cast<size_t>(r)]->shareUpdates(shared_.get(), &sharedBuffers_, &peers_,
+                                                    comm_->globalOffset() + r == 0);
 }
 
 void Executor::hostBarrier(const char *what) const {

@@ -66,6 +66,8 @@ public:
   std::pair<int64_t, int64_t> sharedTensors() const;
   /// The shared tensors are in memory the processes of this host share.
   bool sharedAcrossProcesses() const { return hostShared_ != nullptr; }
+  /// Gradients that the other replicas read in place (not packed) to reduce them.
+  int64_t gradientsReadInPlace() const { return static_cast<int64_t>(peers_.size()); }
   /// Placement for the report: stages, segments, in-flight micro-batches (empty when not pipelined).
   std::string pipelineSummary() const;
   int64_t lastRunTicks() const { return lastRunTicks_; }
@@ -113,6 +115,7 @@ private:
   std::unique_ptr<SharedUpdates> shared_;  // weights the replicas share and update a slice each
   std::shared_ptr<char> sharedMemory_;     // holds them
   std::unordered_map<const Tensor *, void *> sharedBuffers_;
+  Devicex::PeerBuffers peers_;  // gradients read in place by the others: every global replica's buffer
   // Processes sharing the weights in memory: after the fragment (main program or
   // the accumulation's outer fragment) holding the sliced updates, and when a run
   // starts or the host writes weights, they wait for each other.

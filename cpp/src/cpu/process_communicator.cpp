@@ -113,7 +113,7 @@ const std::vector<const char *> &ProcessCommunicator::exchange(int64_t local, co
     try {
       const int64_t R = localReplicas(), chunk = R * bytes;
       const void *send = posted_.front();  // one local replica: its buffer as it is
-      if (R > 1) {
+      if (R > 1 && bytes > 0) {
         if (send_.size() < static_cast<size_t>(chunk)) send_.resize(static_cast<size_t>(chunk));
         for (int64_t j = 0; j < R; ++j)
           std::memcpy(send_.data() + j * bytes, posted_[static_cast<size_t>(j)], static_cast<size_t>(bytes));
@@ -139,13 +139,16 @@ char *ProcessCommunicator::staging(int64_t local, int64_t bytes) {
 
 void ProcessCommunicator::release(int64_t local) {
   barrier_.wait();  // every local replica has read the contributions
-  if (local != 0) return;
-  try {
-    group_->done();
-  } catch (const std::exception &e) {
-    barrier_.abort(std::string("rank ") + std::to_string(group_->rank()) + ": " + e.what());
-    throw;
+  if (local == 0) {
+    try {
+      group_->done();
+    } catch (const std::exception &e) {
+      barrier_.abort(std::string("rank ") + std::to_string(group_->rank()) + ": " + e.what());
+      throw;
+    }
   }
+  // No local replica changes what it contributed (a gradient read in place) while another process reads it.
+  if (localReplicas() > 1) barrier_.wait();
 }
 
 } // namespace popart::popx

@@ -96,6 +96,27 @@ SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements) {
   return plan;
 }
 
+std::vector<const Tensor *> inPlaceGradients(const SharedUpdates &plan, const Ir &ir) {
+  std::vector<const Tensor *> out;
+  for (const Op *r : plan.ops) {
+    if (r->opid.type != "ReplicatedAllReduceFused" && r->opid.type != "ReplicatedAllReduceFusedInplace") continue;
+    for (const auto &[i, t] : r->input->tensorMap()) {
+      if (!plan.grads.count(r->outTensor(i)) || ir.getDataFlow().isAnchored(t->id)) continue;
+      bool own = t->tensorType() == TensorType::Variable;  // an accumulator
+      if (t->tensorType() == TensorType::ActGrad && t->hasProducer()) {
+        const Op *p = t->getProducer();
+        own = true;
+        for (OutIndex o : p->output->indices(const_cast<Tensor *>(t)))
+          for (const auto &[in, x] : p->input->tensorMap()) own = own && !p->aliases(in, o);
+      }
+      if (own) out.push_back(t);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 Slice replicaSlice(int64_t n, int64_t elemBytes, int64_t part, int64_t parts) {
   const int64_t line = std::max<int64_t>(1, 64 / std::max<int64_t>(elemBytes, 1));
   auto bound = [&](int64_t k) { return k >= parts ? n : std::min(n, n * k / parts / line * line); };

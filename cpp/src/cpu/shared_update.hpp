@@ -22,6 +22,7 @@
 #pragma once
 #include <cstdint>
 #include <unordered_set>
+#include <vector>
 
 namespace popart {
 class Ir;
@@ -40,6 +41,13 @@ struct SharedUpdates {
 /// The weights `replicas` replicas (all the session's replicas) may share;
 /// `minElements`: smaller weights keep a copy per replica.
 SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements = 4096);
+
+/// The inputs of the plan's fused gradient reductions, for their sliced parts,
+/// that may live in memory every replica sees, so that the others read them
+/// in place instead of a packed copy: gradient accumulators, and gradients
+/// their producer writes into memory of their own (no view of another tensor,
+/// no anchor). Sorted by id (the same order in every process).
+std::vector<const Tensor *> inPlaceGradients(const SharedUpdates &plan, const Ir &ir);
 
 /// Elements [begin, begin + count) of n: global replica `part` of `parts`'s slice, its
 /// bounds on 64-byte lines (no two replicas write one cache line).

@@ -23,12 +23,15 @@ def large_weights(seed=0, hidden=1024):
             "W2": rng.standard_normal((hidden, OUT)).astype(np.float32) * 0.05}
 
 
-def shared_line(s):
-    """(tensors, MB) of the report's line on the weights the replicas share, or None."""
+def shared_line(s, in_place=False):
+    """(tensors, MB) of the report's line on the weights the replicas share, or None;
+    in_place: also the number of gradients the other replicas read in place."""
     import re
-    m = re.search(r"shared by the replicas: (\d+) weight and optimizer state tensor\(s\), ([\d.]+) MB",
-                  s.getSummaryReport())
-    return (int(m.group(1)), float(m.group(2))) if m else None
+    m = re.search(r"shared by the replicas: (\d+) weight and optimizer state tensor\(s\), ([\d.]+) MB.*; "
+                  r"(\d+) gradient\(s\) read in place", s.getSummaryReport())
+    if not m:
+        return None
+    return (int(m.group(1)), float(m.group(2))) + ((int(m.group(3)),) if in_place else ())
 
 
 def make_data(steps, micro, replicas, batch, seed=1):

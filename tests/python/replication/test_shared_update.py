@@ -29,6 +29,10 @@ def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, mi
     # The gradient reductions merged into one all-reduce are sliced as well.
     merged_s = session(BATCH, micro, replicas, opt, weights=weights(), merge_allreduce=True)
     assert shared_line(merged_s) == shared_line(s)
+    # One all-reduce per weight reads the others' gradients in place anyway; the merged
+    # one reads W1's and W2's in place instead of packing them.
+    assert shared_line(s, in_place=True)[2] == 0
+    assert shared_line(merged_s, in_place=True)[2] == 2
     fused = train(merged_s, data, micro, replicas)
     # Bit-identical to replicas with a copy each ...
     monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")

@@ -33,7 +33,8 @@ public:
       std::vector<popx::Communicator::Part> views;
       for (const auto &[i, t] : op.input->tensorMap()) {  // a shared weight's gradient: the replica's slice only
         const auto &[in, out] = parts[views.size()];
-        views.push_back({in.raw(), out.raw(), in.nelms(), dv_p->slicedGradient(op.outTensor(i))});
+        views.push_back({in.raw(), out.raw(), in.nelms(), dv_p->slicedGradient(op.outTensor(i)),
+                         dv_p->peerBuffers(op.inTensor(i))});
       }
       const ReplicaGrouping grouping = comm->grouping(group);
       prog.add([=] { comm->allReduceParts(r, grouping, cop, views.data(), views.size(), type); });
