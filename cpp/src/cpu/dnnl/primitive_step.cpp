@@ -86,7 +86,14 @@ void PrimitiveStep::operator()() const {
       c.reorder.execute(s, c.from, c.to);
       c.seen = *c.counter;
     }
-  for (const auto &[p, args] : primitives) p.execute(s, args);
+  auto work = work_.begin();
+  for (size_t i = 0; i <= primitives.size(); ++i) {
+    for (; work != work_.end() && work->first == i; ++work) {
+      s.wait();
+      work->second();
+    }
+    if (i < primitives.size()) primitives[i].first.execute(s, primitives[i].second);
+  }
   s.wait();
   if (epilogue) epilogue();
   staging.fromFloat();

@@ -19,6 +19,9 @@ struct PrimitiveStep {
   std::function<void()> epilogue;
 
   void add(dnnl::primitive p, Args args) { primitives.emplace_back(std::move(p), std::move(args)); }
+  /// Plain-loop work run where it is added: after the primitives added before it, before those added after
+  /// (a kernel of its own between oneDNN's input and output reorders).
+  void addWork(std::function<void()> f) { work_.emplace_back(primitives.size(), std::move(f)); }
   /// `plain` seen with layout `want`: `plain` itself when the layouts agree,
   /// else a workspace memory filled by a reorder appended now.
   dnnl::memory inputAs(const dnnl::memory &plain, const dnnl::memory::desc &want);
@@ -53,6 +56,7 @@ private:
     uint64_t seen;  // the counter's value when `to` was made (all ones: not yet)
   };
   mutable std::vector<CachedReorder> cached_;  // refreshed by operator()
+  std::vector<std::pair<size_t, std::function<void()>>> work_;  // (primitives before it, work)
 };
 
 /// Registers `m` as the only reader of input `i` of opx within its steps: when that input is a main-graph input

@@ -9,8 +9,10 @@
 // in oneDNN layouts (cpu/dnnl/tensor_layout.hpp) and that forward weights only the host writes are reordered
 // once per host write (PrimitiveStep::inputCachedAs); plain loops otherwise.
 #include "conv_loops.hpp"
+#include "conv_winograd.hpp"
 #include "popart/cpu/kernel.hpp"
 #include "popart/error.hpp"
+#include "popart/logging.hpp"
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -155,11 +157,52 @@ struct ConvDnnl {
   }
 };
 
+/// Whether the forward convolution runs as Winograd F(2x2, 3x3) (conv_winograd.hpp): 3x3, stride 1, no
+/// dilation, one group, 16 to 256 channels in and out in multiples of 16, and weights only the host writes
+/// (their transform is made once per host write).
+bool winogradFits(const ConvShape &cs, const uint64_t *wCounter) {
+  const auto &g = cs.g;
+  auto fits = [](int64_t ch) { return ch % 16 == 0 && ch >= 16 && ch <= 256; };
+  return wCounter && cs.x.size() == 4 && cs.group == 1 && cs.w[2] == 3 && cs.w[3] == 3 &&
+         g.strides == Shape{1, 1} && g.dilations == Shape{1, 1} && fits(cs.c()) && fits(cs.m()) &&
+         winograd::available();
+}
+
+/// growForward by Winograd F(2x2, 3x3) on 16-channel blocks: x and z reordered into them unless their producer
+/// left them so; y left so when tensor `yt` may hold it (then published), else reordered to plain.
+void growWinograd(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, memory w, memory b, memory z,
+                  memory y, const Tensor *yt, const uint64_t *wCounter, memory bnScale, memory bnShift) {
+  auto blocked = [](const Shape &s) {
+    return memory::desc(dnnl_ctx::dims(s), memory::data_type::f32, memory::format_tag::nChw16c);
+  };
+  const auto yd = blocked(cs.y);
+  memory in = step.inputAs(x, blocked(cs.x)), add = z ? step.inputAs(z, yd) : memory();
+  if (yt && tensor_layout::storable(*yt, yd) == yd) y = dnnl_ctx::wrap(yd, y.get_data_handle());
+  memory out = step.outputAs(y, yd);
+  const auto &g = cs.g;
+  auto conv = std::make_shared<winograd::Conv3x3>(
+      winograd::Geometry{cs.n(), cs.c(), cs.m(), cs.x[2], cs.x[3], cs.y[2], cs.y[3], g.padsBegin[0], g.padsBegin[1]});
+  auto seen = std::make_shared<uint64_t>(~uint64_t{0});  // the weights' host writes when U was made
+  auto ptr = [](const memory &m) { return m ? static_cast<const float *>(m.get_data_handle()) : nullptr; };
+  step.addWork([=] {
+    if (*seen != *wCounter) {
+      conv->setWeights(ptr(w));
+      *seen = *wCounter;
+    }
+    conv->run(ptr(in), ptr(b), ptr(bnScale), ptr(bnShift), ptr(add), static_cast<float *>(out.get_data_handle()),
+              relu);
+  });
+  step.finishOutput(out, y);
+  if (yt) tensor_layout::publish(*yt, y.get_desc());
+}
+
 /// Forward convolution y = relu?(conv(x, w) + b + z?) (b, z may be empty): the sum post-op adds what the
 /// destination holds, so z is copied (reordered) into it first. y stays in the primitive's layout when
 /// tensor `yt` may hold it (then published), else it is reordered to plain.
 void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, memory w, memory b, memory z,
                  memory y, const Tensor *yt, const uint64_t *wCounter, memory bnScale = {}, memory bnShift = {}) {
+  if (winogradFits(cs, wCounter))
+    return growWinograd(step, cs, relu, x, w, b, z, y, yt, wCounter, bnScale, bnShift);
   dnnl::post_ops ops;
   if (bnScale) {  // a folded BatchNormalization: * s, + t per channel
     ops.append_binary(dnnl::algorithm::binary_mul, bnScale.get_desc());
@@ -275,7 +318,10 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
                            op.debugName());
     return false;
   }
-  if (r.pass == ConvPass::Forward && op.opid.type != "ConvTranspose") readsStream(opx, r.x, x);
+  if (r.pass == ConvPass::Forward && op.opid.type != "ConvTranspose") {
+    readsStream(opx, r.x, x);
+    if (winogradFits(cs, wCounter)) logging::opx::debug("{}: Winograd F(2x2, 3x3) on 16-channel blocks", op.debugName());
+  }
   // FLOAT weights (no staging buffer) kept in oneDNN's layout: the executor may free their plain device copy.
   if (wCounter && op.inInfo(r.w).dataType() == DataType::FLOAT)
     for (size_t i = 0; i < step->cachedCount(); ++i)
