@@ -18,7 +18,7 @@
 namespace popart {
 namespace allreduce {
 
-int64_t reduction(const Op &op) { return op.attr<Attributes::Int>("__collectiveOperator", kAdd); }
+int64_t reduction(const Op &op) { return op.attr<Attributes::Int>("__collectiveOperator", allreduce::kAdd); }
 
 bool passesThrough(const Op &op) {
   return op.attr<Attributes::Int>(op.opid.type == "AllReduceGrad" ? "identicalGradInputs" : "identicalInputs", 0) != 0;
@@ -27,9 +27,6 @@ bool passesThrough(const Op &op) {
 } // namespace allreduce
 
 namespace {
-
-using allreduce::kAdd;
-using allreduce::kMean;
 
 /// Checks that `op`'s N inputs share one type and shape and gives each output that info.
 void setupLikeInputs(Op &op) {
@@ -69,7 +66,7 @@ public:
   std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
   void setup() override {
     const int64_t r = allreduce::reduction(*this);
-    if (r < kAdd || r > allreduce::kMax)
+    if (r < allreduce::kAdd || r > allreduce::kMax)
       throw error("{}: __collectiveOperator {} is not one of Add (0), Mean (1), Mul (2), Min (3), Max (4)",
                   debugName(), r);
     setupLikeInputs(*this);
@@ -84,7 +81,7 @@ public:
   }
   std::vector<std::unique_ptr<Op>> getGradOps() override {
     const int64_t r = allreduce::reduction(*this);
-    if (r != kAdd && r != kMean)
+    if (r != allreduce::kAdd && r != allreduce::kMean)
       throw error("{}: an AllReduce with operator {} has no gradient (only Add and Mean have)", debugName(), r);
     std::vector<std::unique_ptr<Op>> v;
     v.push_back(std::make_unique<AllReduceGradOp>(*this));
