@@ -107,6 +107,24 @@ def test_which_convolutions_take_the_kernel(monkeypatch, capfd):
         assert ("Winograd F(2x2, 3x3)" in capfd.readouterr().err) == (fits and AVX512), (shape, attrs)
 
 
+def test_plain_weights_stay_beside_the_transformed_ones(monkeypatch):
+    """The direct fallback reads the plain weights: a Winograd convolution keeps them (oneDNN's frees them)."""
+    import re
+    rs = np.random.RandomState(4)
+    x = rs.randn(1, 32, 6, 6).astype(np.float32)
+    w = (rs.randn(32, 32, 3, 3) * 0.1).astype(np.float32)
+    proto = model([oh.make_node("Conv", ["x", "w"], ["y"], pads=[1, 1, 1, 1])], {"x": x}, "y", {"w": w})
+
+    def persistent_mb(winograd):
+        monkeypatch.setenv("POPART_WINOGRAD", "1" if winograd else "0")
+        s = popart.InferenceSession(proto, popart.DataFlow(1, ["y"]), popart.DeviceManager().createCpuDevice())
+        s.prepareDevice()
+        return float(re.search(r"persistent \(weights, inputs, constants\) ([0-9.]+) MB",
+                               s.getSummaryReport()).group(1))
+    kept = persistent_mb(True) - persistent_mb(False)
+    assert kept == pytest.approx(w.nbytes / 1e6 if AVX512 else 0, abs=2e-3)
+
+
 def test_new_weights_from_the_host_are_transformed_again(monkeypatch):
     rs = np.random.RandomState(5)
     x = rs.randn(2, 32, 9, 9).astype(np.float32)
