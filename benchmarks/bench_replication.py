@@ -19,12 +19,17 @@ and the pipeline runs A micro-batches of the whole batch. The default
 replica) is closer to what data-parallel training of the MLP would use (the
 README has both sets of figures).
 
+With --rounds R every configuration runs R times, the configurations of a
+model interleaved round by round (the machine's speed drifts: a ratio is taken
+against the baseline of the same round), and the median ratio with its range
+over the rounds is printed.
+
 Models: mlp (784-1024-1024-10) and cnn (two 3x3 convolutions + pooling + dense
 on 1x28x28). Each configuration runs in its own process(es); the figure is the
 median samples/s over the timed steps (batchesPerStep micro-batches each).
 The machine may be shared: the load average is printed with the results.
 
-    python benchmarks/bench_replication.py [--models mlp,cnn] [--steps N] [--batch B] [--accumulation A]
+    python benchmarks/bench_replication.py [--models mlp,cnn] [--steps N] [--batch B] [--accumulation A] [--rounds R]
 """
 import argparse
 import json
@@ -164,19 +169,32 @@ def main():
     ap.add_argument("--accumulation", type=int, default=0,
                     help="every configuration accumulates this many micro-batches of the global batch per update "
                          "(0: the default configuration)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="runs of every configuration, interleaved; prints the median ratio and its range")
     a = ap.parse_args()
     names = {"1r": "1r x 2t", "2r": "2r x 1t", "2p": "2p x 1t", "pipe": "pipe 2s"}
+    configs = a.configs.split(",")
     print(f"load average before: {os.getloadavg()}; batch {a.batch}, accumulation {a.accumulation or 'default'}")
     for model in a.models.split(","):
-        base = None
-        for config in a.configs.split(","):
-            r = launch(model, config, a.batch, a.steps, a.accumulation)
-            if isinstance(r, float):
-                base = r if config == "1r" else base
-                rel = f"  {r / base:.2f}x of 1r x 2t" if base and config != "1r" else ""
-                print(f"{model:4s} {names[config]:8s} {r:10.0f} samples/s{rel}", flush=True)
-            else:
-                print(f"{model:4s} {names[config]:8s} {r}", flush=True)
+        ratios = {c: [] for c in configs}
+        for _ in range(a.rounds):
+            base = None
+            for config in configs:
+                r = launch(model, config, a.batch, a.steps, a.accumulation)
+                if isinstance(r, float):
+                    base = r if config == "1r" else base
+                    if base and config != "1r":
+                        ratios[config].append(r / base)
+                    rel = f"  {r / base:.2f}x of 1r x 2t" if base and config != "1r" else ""
+                    print(f"{model:4s} {names[config]:8s} {r:10.0f} samples/s{rel}", flush=True)
+                else:
+                    print(f"{model:4s} {names[config]:8s} {r}", flush=True)
+        if a.rounds > 1:
+            for config, rs in ratios.items():
+                if rs:
+                    rs.sort()
+                    print(f"{model:4s} {names[config]:8s} median {rs[len(rs) // 2]:.2f}x of 1r x 2t "
+                          f"(range {rs[0]:.2f}-{rs[-1]:.2f} over {len(rs)} rounds)", flush=True)
     print(f"load average after: {os.getloadavg()}")
 
 
