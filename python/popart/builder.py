@@ -3,7 +3,6 @@ the opset objects (aiOnnx, aiOnnxOpsetN, aiOnnxMl, aiGraphcore) whose op
 methods are generated from the C++ op table (see popart._builder_ops)."""
 import enum
 import os
-import tempfile
 from typing import Dict, Iterable, List, Optional, Union
 
 import numpy as np
@@ -30,6 +29,7 @@ def _write_atomically(filename, data: bytes) -> None:
         with open(filename, "wb") as f:  # a device or pipe: write in place, errors propagate
             f.write(data)
         return
+    import tempfile  # only when saving (its import costs memory)
     fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(filename)), prefix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

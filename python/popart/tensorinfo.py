@@ -11,8 +11,20 @@ _NUMPY_TO_POPART = {
     np.dtype(np.float16): "FLOAT16", np.dtype(np.float64): "DOUBLE",
     np.dtype(np.complex64): "COMPLEX64", np.dtype(np.complex128): "COMPLEX128",
 }
-try:  # BFLOAT16 and the ONNX storage types: the ml_dtypes dtypes onnx uses
-    import ml_dtypes
+_EXTENDED = False
+
+
+def _extend():
+    """Adds BFLOAT16 and the ONNX storage types (the ml_dtypes dtypes onnx uses) on first need: ml_dtypes
+    costs memory and time at import, and most programs never meet these types. False if nothing was added."""
+    global _EXTENDED
+    if _EXTENDED:
+        return False
+    _EXTENDED = True
+    try:
+        import ml_dtypes
+    except ImportError:
+        return False
     _NUMPY_TO_POPART.update({
         np.dtype(ml_dtypes.bfloat16): "BFLOAT16", np.dtype(ml_dtypes.float8_e4m3fn): "FLOAT8E4M3FN",
         np.dtype(ml_dtypes.float8_e4m3fnuz): "FLOAT8E4M3FNUZ", np.dtype(ml_dtypes.float8_e5m2): "FLOAT8E5M2",
@@ -21,8 +33,10 @@ try:  # BFLOAT16 and the ONNX storage types: the ml_dtypes dtypes onnx uses
         np.dtype(ml_dtypes.int2): "INT2", np.dtype(ml_dtypes.uint2): "UINT2",
         np.dtype(ml_dtypes.float8_e8m0fnu): "FLOAT8E8M0",
     })
-except ImportError:
-    pass
+    _POPART_TO_NUMPY.update({v: k for k, v in _NUMPY_TO_POPART.items()})
+    return True
+
+
 _POPART_TO_NUMPY = {v: k for k, v in _NUMPY_TO_POPART.items()}
 
 
@@ -30,8 +44,12 @@ def popart_type_of(dtype) -> str:
     """PopART type string ("FLOAT", ...) of a numpy dtype or dtype-like."""
     try:
         return _NUMPY_TO_POPART[np.dtype(dtype)]
-    except (KeyError, TypeError):
-        raise TypeError(f"numpy dtype {dtype!r} has no PopART equivalent") from None
+    except KeyError:
+        if _extend():
+            return popart_type_of(dtype)
+    except TypeError:
+        pass
+    raise TypeError(f"numpy dtype {dtype!r} has no PopART equivalent")
 
 
 def numpy_type_of(popart_type: str):
@@ -40,7 +58,9 @@ def numpy_type_of(popart_type: str):
     try:
         return _POPART_TO_NUMPY[popart_type.upper()]
     except KeyError:
-        raise TypeError(f"PopART type {popart_type} has no numpy equivalent") from None
+        if _extend():
+            return numpy_type_of(popart_type)
+    raise TypeError(f"PopART type {popart_type} has no numpy equivalent")
 
 
 class TensorInfo(popart_core._TensorInfoCore):
