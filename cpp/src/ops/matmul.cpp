@@ -1,5 +1,6 @@
 // MatMul (ai.onnx 1, 9, 13): numpy matmul, Y[..., m, n] = sum_k A[..., m, k] * B[..., k, n],
 // with 1-D promotion and broadcasting of the batch dimensions.
+// MatMulRhsGradAccumulate: accumulator += A^T dY (a MatMulRhsGrad fused with its gradient accumulation).
 // Gradients: dA = dY B^T (MatMulLhsGrad), dB = A^T dY (MatMulRhsGrad), each summed over the
 // batch dimensions its operand was broadcast along; 1-D operands drop the promoted dim again.
 #include "matmul_shape.hpp"
@@ -87,6 +88,19 @@ public:
   }
 };
 
+/// MatMulRhsGradAccumulate (made by the optimizer transform from a MatMulRhsGrad whose result only a gradient
+/// accumulation reads): inputs dY (0), A (1) and the accumulator (2) -> accumulator + A^T dY, in place (no
+/// weight-sized gradient is written and read back).
+class MatMulRhsGradAccumulateOp final : public Op {
+public:
+  using Op::Op;
+  std::unique_ptr<Op> clone() const override { return cloneAs(*this); }
+  void setup() override { outInfo(0) = inInfo(2); }
+  bool aliases(InIndex in, OutIndex out) const override { return in == 2 && out == 0; }
+  bool modifies(InIndex in) const override { return in == 2; }
+  bool hasSideEffect() const override { return true; }
+};
+
 std::vector<DataType> matmulTypes() {
   auto t = floatTypes();
   for (auto i : {DataType::INT32, DataType::INT64, DataType::UINT32, DataType::UINT64}) t.push_back(i);
@@ -97,4 +111,5 @@ std::vector<DataType> matmulTypes() {
 POPART_REGISTER_OP(MatMulOp, onnxOp("MatMul", {1, 9, 13}), matmulTypes());
 POPART_REGISTER_OP(MatMulGradOp, internalOp("MatMulLhsGrad"));
 POPART_REGISTER_OP(MatMulGradOp, internalOp("MatMulRhsGrad"));
+POPART_REGISTER_OP(MatMulRhsGradAccumulateOp, internalOp("MatMulRhsGradAccumulate"));
 } // namespace popart

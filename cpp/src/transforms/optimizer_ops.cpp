@@ -5,6 +5,7 @@
 #include "autodiff.hpp"
 #include "order_modifiers.hpp"
 #include "popart/adam.hpp"
+#include "popart/dataflow.hpp"
 #include "popart/error.hpp"
 #include "popart/graph.hpp"
 #include "popart/half.hpp"
@@ -126,6 +127,16 @@ int64_t stateShards(const Ir &ir, const Tensor *w, const VarUpdateSpec &spec, co
 }
 
 // Accum___w += g (g cast to the accumulator's type first when they differ).
+// The gradient accumulation of `grad` into a FLOAT accumulator `acc` can be the product that makes it: a
+// MatMulRhsGrad read by nothing else, summed (not a running mean).
+bool fuseAccumulation(const Ir &ir, const Tensor *grad, const TensorInfo &acc) {
+  if (runningMean(ir) || acc.dataType() != DataType::FLOAT || grad->info != acc || !grad->hasProducer() ||
+      !grad->consumers.getOps().empty() || ir.getDataFlow().isAnchored(grad->id))
+    return false;
+  const Op *p = grad->getProducer();
+  return p->opid == internalOp("MatMulRhsGrad") && p->output->n() == 1;
+}
+
 TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) {
   Graph &g = ir.getMainGraph();
   TensorInfo info(type == DataType::UNDEFINED ? w->info.dataType() : type, w->info.shape());
@@ -136,6 +147,20 @@ TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) 
     Attributes to;
     to.setAttribute("to", Attributes::Int(onnxDataType(info.dataType())));
     g.createConnectedOp(onnxOp("Cast", {13}), {{0, grad}}, {{0, in}}, to, "CastGradient_" + w->id);
+  }
+  if (fuseAccumulation(ir, g.getTensor(in), info)) {
+    // acc += A^T dY in the weight-gradient product itself, where the gradient was computed.
+    Op *rhs = g.getTensor(in)->getProducer();
+    const std::map<InIndex, TensorId> ins{{0, rhs->inTensor(0)->id}, {1, rhs->inTensor(1)->id}, {2, acc}};
+    const Op::Settings settings = rhs->settings;
+    g.eraseOp(rhs->id);
+    g.getTensors().remove(in);
+    Op *fused = g.createConnectedOp(internalOp("MatMulRhsGradAccumulate"), ins, {{0, acc + "__accumulated"}}, {},
+                                    "GradAccumulate_" + w->id);
+    const std::string name = fused->settings.name;
+    fused->settings = settings;  // its stage, virtual graph and context
+    fused->settings.name = name;
+    return acc;
   }
   Attributes attrs;
   if (runningMean(ir)) attrs.setAttribute("runningMeanOver", Attributes::Int(microBatchesPerUpdate(ir)));

@@ -369,7 +369,9 @@ bool batchAllOnes(const Shape &s) {
 /// One oneDNN matmul for a BatchedProduct of inputs x, y into output 0. Batch dims the output
 /// does not have are folded into the contraction (X^T Y over whole batches), else summed from a
 /// scratch tensor by the step's epilogue.
-bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedProduct &p, InIndex x, InIndex y) {
+/// `accumulate`: output 0 (FLOAT, no staging) += the product instead of := (oneDNN's sum post-op).
+bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedProduct &p, InIndex x, InIndex y,
+                     bool accumulate = false) {
   int64_t total = p.batchSize();
   if (total * p.rows * p.inner * p.cols == 0 || p.batch.size() + 2 > DNNL_MAX_NDIMS) return false;
   bool direct = p.batchOut == p.batch;
@@ -391,7 +393,13 @@ bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedPr
   }
   dnnl::matmul mm;
   bool pack = (fold || flat || p.batch.empty()) && packsB(fold ? p.rows : total * p.rows, p.cols, !fold && p.transY);
-  if (!makeDnnlMatmul(mx, weightsQuery(my, pack), md, {}, mm)) return false;
+  dnnl::primitive_attr attr;
+  if (accumulate && (direct || fold)) {  // the epilogue below sums into the output itself otherwise
+    dnnl::post_ops ops;
+    ops.append_sum(1.0f);
+    attr.set_post_ops(ops);
+  }
+  if (!makeDnnlMatmul(mx, weightsQuery(my, pack), md, attr, mm)) return false;
   auto step = std::make_shared<PrimitiveStep>();
   auto xv = step->staging.in(opx, x), yv = step->staging.in(opx, y), out = step->staging.out(opx, 0);
   auto ym = boundB(*step, mm, my, yv.raw(), nullptr);
@@ -402,7 +410,7 @@ bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedPr
     dst = opx.dv_p->workspace(TensorInfo(DataType::FLOAT, full));
     auto order = std::make_shared<const std::vector<int64_t>>(productGroups(p));
     int64_t mat = p.rows * p.cols, terms = total / p.groups();
-    step->epilogue = [order, dst, out, mat, terms] {
+    step->epilogue = [order, dst, out, mat, terms, accumulate] {
       const float *src = dst.data<float>();
       float *o = out.data<float>();
       popx::Opx::parallelFor(out.nelms(), [&](int64_t e0, int64_t e1) {
@@ -410,7 +418,7 @@ bool growProductDnnl(popx::Sequence &prog, const popx::Opx &opx, const BatchedPr
           int64_t q = e / mat, i = e % mat;
           float acc = 0.f;
           for (int64_t t = q * terms; t < (q + 1) * terms; ++t) acc += src[(*order)[t] * mat + i];
-          o[e] = acc;
+          o[e] = accumulate ? o[e] + acc : acc;
         }
       });
     };
@@ -434,19 +442,32 @@ public:
   }
 };
 
-/// MatMulLhsGrad (dY, B -> dA) and MatMulRhsGrad (dY, A -> dB).
+/// MatMulLhsGrad (dY, B -> dA), MatMulRhsGrad (dY, A -> dB) and MatMulRhsGradAccumulate (dY, A, acc -> acc + dB;
+/// FLOAT, the output is the accumulator's buffer).
 class MatMulGradOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
-    bool lhs = op_p->opid.type == "MatMulLhsGrad";
+    bool lhs = op_p->opid.type == "MatMulLhsGrad", accumulate = op_p->opid.type == "MatMulRhsGradAccumulate";
     auto g = lhs ? matmulGeometry(outShape(0), inShape(1)) : matmulGeometry(inShape(1), outShape(0));
     auto p = matmulProduct(g, lhs ? 0 : 1);
     InIndex x = lhs ? 0 : 1, y = lhs ? 1 : 0;
 #ifdef POPART_WITH_DNNL
-    if (dnnl_ctx::usesDnnl(outInfo(0).dataType()) && growProductDnnl(prog, *this, p, x, y)) return;
+    if (dnnl_ctx::usesDnnl(outInfo(0).dataType()) && growProductDnnl(prog, *this, p, x, y, accumulate)) return;
 #endif
-    addGemmLoopStep(prog, *this, productLoop(p), x, y, false);
+    if (!accumulate) return addGemmLoopStep(prog, *this, productLoop(p), x, y, false);
+    // The product into a buffer of its own, then added.
+    popx::TensorView part = createTensor(outInfo(0)), out = getOutTensor(0);
+    const void *a = getInTensor(x).raw(), *b = getInTensor(y).raw();
+    GemmLoop loop = productLoop(p);
+    prog.add([=] {
+      loop.run(DataType::FLOAT, a, b, nullptr, part.raw());
+      float *o = out.data<float>();
+      const float *q = part.data<float>();
+      popx::Opx::parallelFor(out.nelms(), [&](int64_t e0, int64_t e1) {
+        for (int64_t e = e0; e < e1; ++e) o[e] += q[e];
+      });
+    });
   }
 };
 
@@ -521,7 +542,7 @@ private:
 } // namespace
 static popx::OpxCreator<MatMulOpx> matmulOpxCreator(onnxOp("MatMul"));
 static popx::OpxCreator<MatMulGradOpx> matmulGradOpxCreator(std::vector<OperatorIdentifier>{
-    internalOp("MatMulLhsGrad"), internalOp("MatMulRhsGrad")});
+    internalOp("MatMulLhsGrad"), internalOp("MatMulRhsGrad"), internalOp("MatMulRhsGradAccumulate")});
 static popx::OpxCreator<GemmOpx> gemmOpxCreator(std::vector<OperatorIdentifier>{onnxOp("Gemm"),
                                                                                  internalOp("GemmFused")});
 static popx::OpxCreator<GemmGradOpx> gemmGradOpxCreator(internalOp("GemmGrad"));
