@@ -80,6 +80,11 @@ pyenv="$build/pyenv"
 [ -x "$pyenv/bin/python" ] || python -m venv --without-pip "$pyenv"
 python -c 'import sysconfig; p = sysconfig.get_paths(); print(p["purelib"]); print(p["platlib"])' \
   > "$("$pyenv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/active-env.pth"
+# The MPI tests start the venv's mpiexec beside the interpreter: link the active environment's launchers in.
+active_bin=$(dirname "$(python -c 'import sys; print(sys.executable)')")
+for tool in "$active_bin"/mpiexec "$active_bin"/mpirun "$active_bin"/prte*; do
+  if [ -e "$tool" ]; then ln -sf "$tool" "$pyenv/bin/$(basename "$tool")"; fi
+done
 export PYTHONPATH="$PWD/python:$PWD/$build/cpp/bindings"
 core=$(LD_PRELOAD="$runtime" "$pyenv/bin/python" -c 'import popart_core; print(popart_core.__file__)' 2>/dev/null | tail -n 1)
 case "$core" in
