@@ -420,10 +420,8 @@ void Executor::runPipelined(IStepIO &io) {
   } else {
     for (int64_t b = 0; b < bps; ++b) {
       runBatches(b, accum);
-      if (replicas_.front()->hasOuter()) {
+      if (replicas_.front()->hasOuter())  // (processes with pipelines share no weights: no barrier)
         forReplicas([&](int64_t r) { replicas_[static_cast<size_t>(r)]->runOuter(counter((b + 1) * accum, 0)); });
-        hostBarrier("the weight update");
-      }
     }
   }
   ir_.randomState().counter = base + static_cast<uint64_t>(bps * accum * G);

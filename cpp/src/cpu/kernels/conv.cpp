@@ -201,8 +201,6 @@ void growWinograd(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x,
 /// tensor `yt` may hold it (then published), else it is reordered to plain.
 void growForward(PrimitiveStep &step, const ConvShape &cs, bool relu, memory x, memory w, memory b, memory z,
                  memory y, const Tensor *yt, const uint64_t *wCounter, memory bnScale = {}, memory bnShift = {}) {
-  if (winogradFits(cs, wCounter))
-    return growWinograd(step, cs, relu, x, w, b, z, y, yt, wCounter, bnScale, bnShift);
   dnnl::post_ops ops;
   if (bnScale) {  // a folded BatchNormalization: * s, + t per channel
     ops.append_binary(dnnl::algorithm::binary_mul, bnScale.get_desc());
@@ -305,11 +303,15 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
     bnScale = dnnl_ctx::wrap(dnnl_ctx::plainDesc(channel), fold->s.raw());
     bnShift = dnnl_ctx::wrap(dnnl_ctx::plainDesc(channel), fold->t.raw());
   }
+  const bool winograd = r.pass == ConvPass::Forward && op.opid.type != "ConvTranspose" && winogradFits(cs, wCounter);
   try {
+    const Tensor *yt = chained ? op.outTensor(0) : nullptr;
     if (opx.op_p->opid.type == "ConvTranspose")
       growDeconv(*step, cs, w, b, y, x, wCounter);
+    else if (winograd)
+      growWinograd(*step, cs, r.relu, x, w, b, z, y, yt, wCounter, bnScale, bnShift);
     else if (r.pass == ConvPass::Forward)
-      growForward(*step, cs, r.relu, x, w, b, z, y, chained ? op.outTensor(0) : nullptr, wCounter, bnScale, bnShift);
+      growForward(*step, cs, r.relu, x, w, b, z, y, yt, wCounter, bnScale, bnShift);
     else
       growBackward(*step, cs, r.pass, x, w, y);
   } catch (const dnnl::error &) {
@@ -318,10 +320,8 @@ bool growConvDnnl(popx::Sequence &prog, const popx::Opx &opx, const ConvShape &c
                            op.debugName());
     return false;
   }
-  if (r.pass == ConvPass::Forward && op.opid.type != "ConvTranspose") {
-    readsStream(opx, r.x, x);
-    if (winogradFits(cs, wCounter)) logging::opx::debug("{}: Winograd F(2x2, 3x3) on 16-channel blocks", op.debugName());
-  }
+  if (r.pass == ConvPass::Forward && op.opid.type != "ConvTranspose") readsStream(opx, r.x, x);
+  if (winograd) logging::opx::debug("{}: Winograd F(2x2, 3x3) on 16-channel blocks", op.debugName());
   // FLOAT weights (no staging buffer) kept in oneDNN's layout: the executor may free their plain device copy.
   if (wCounter && op.inInfo(r.w).dataType() == DataType::FLOAT)
     for (size_t i = 0; i < step->cachedCount(); ++i)

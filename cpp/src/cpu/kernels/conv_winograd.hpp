@@ -33,7 +33,6 @@ public:
   /// weight the convolution is recomputed directly (as numpy would sum it).
   void run(const float *x, const float *b, const float *s, const float *t, const float *z, float *y,
            bool relu) const;
-  const Geometry &geometry() const { return g_; }
 
 private:
   Geometry g_;
