@@ -312,6 +312,18 @@ void Communicator::allReduceSlice(int64_t local, CollectiveOp op, const void *in
   release(local);
 }
 
+void Communicator::gather(int64_t local, const void *in, int64_t bytes,
+                          const std::function<void(const std::vector<const char *> &)> &f) {
+  const auto &all = exchange(local, in, bytes);
+  try {
+    f(all);
+  } catch (...) {
+    release(local);
+    throw;
+  }
+  release(local);
+}
+
 void Communicator::allGather(int64_t local, const ReplicaGrouping &g, const void *in, void *out, int64_t bytes) {
   checkGrouping(g);
   const auto &all = exchange(local, in, bytes);

@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <memory>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -114,6 +115,15 @@ public:
   void hostAllReduce(int64_t local, void *data, DataType type, int64_t n);
   void setHostGroup(std::shared_ptr<ProcessGroup> group) { hostGroup_ = std::move(group); }
   const std::shared_ptr<ProcessGroup> &hostGroup() const { return hostGroup_; }
+
+  /// Where local replica `local` writes the `bytes` bytes it then passes to
+  /// gather() (memory the others read it from, so that nothing is copied).
+  char *contribution(int64_t local, int64_t bytes) { return staging(local, bytes); }
+  /// Runs f on every global replica's `bytes` bytes (this replica's from `in`),
+  /// in global replica order, readable until every replica's f has returned:
+  /// kernels that compute from the other replicas' tensors.
+  void gather(int64_t local, const void *in, int64_t bytes,
+              const std::function<void(const std::vector<const char *> &)> &f);
 
   /// Replicas in the group of `g` (checks that it divides the replicas).
   int64_t groupSize(const ReplicaGrouping &g) const;

@@ -93,6 +93,22 @@ Devicex::Devicex(Ir &ir, const Devicex &weights)
 bool Devicex::slicedUpdate(const Op *op) const { return shared_ && shared_->ops.count(op); }
 bool Devicex::slicedGradient(const Tensor *t) const { return shared_ && shared_->grads.count(t); }
 
+const Op *Devicex::productOf(const Tensor *t) const {
+  if (!shared_) return nullptr;
+  auto it = shared_->products.find(t);
+  return it == shared_->products.end() ? nullptr : it->second;
+}
+
+bool Devicex::productRunsInReduction(const Op *p) const {
+  if (!shared_ || p->output->n() != 1) return false;
+  const Tensor *x = p->outTensor(0);
+  const auto &readers = x->consumers.getOps();
+  if (readers.size() != 1) return false;
+  const Op *r = readers.front();
+  const InIndex i = r->input->indices(const_cast<Tensor *>(x)).front();
+  return r->output->hasIndex(i) && productOf(r->outTensor(i)) == p;
+}
+
 const std::vector<const char *> *Devicex::peerBuffers(const Tensor *t) const {
   if (!peers_) return nullptr;
   auto it = peers_->find(t);
@@ -250,6 +266,9 @@ void Devicex::planGraph(const Graph &g) {
   // inputs): they keep their memory for the whole program.
   if (!g.isMainGraph())
     for (const auto &id : g.getInputIds()) keep.insert(g.getTensor(id));
+  // Products the gradient reductions compute (SharedUpdates::products) read their inputs then.
+  if (g.isMainGraph() && shared_)
+    for (const auto &[r, p] : shared_->products) keep.insert({p->inTensor(0), p->inTensor(1)});
   for (Tensor *t : g.getTensors().getAll())
     if (isPersistent(t)) allocatePersistent(t);
   std::unordered_set<const Tensor *> external;

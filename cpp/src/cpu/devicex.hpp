@@ -113,6 +113,12 @@ public:
   bool slicedUpdate(const Op *op) const;
   /// Of reduced gradient t, only this replica's slice is made (a shared weight's).
   bool slicedGradient(const Tensor *t) const;
+  /// The MatMulRhsGrad whose result the reduction making reduced gradient `t`
+  /// computes itself, from every replica's inputs of it (SharedUpdates::products),
+  /// or null.
+  const Op *productOf(const Tensor *t) const;
+  /// `p` is such a product: its own kernel does nothing.
+  bool productRunsInReduction(const Op *p) const;
   /// Stages chosen by the executor (VirtualGraphMode::Auto), used where ops
   /// have neither pipelineStage nor virtualGraph. Set before prepare().
   void setAutoStages(std::unordered_map<const Op *, int64_t> stages) { autoStages_ = std::move(stages); }

@@ -360,6 +360,10 @@ void Executor::hostBarrier(const char *what) const {
   if (hostShared_) hostShared_->barrier(what);
 }
 
+int64_t Executor::gradientsFromAllReplicas() const {
+  return shared_ ? static_cast<int64_t>(shared_->products.size()) : 0;
+}
+
 std::pair<int64_t, int64_t> Executor::sharedTensors() const {
   int64_t bytes = 0;
   if (shared_)

@@ -1,4 +1,5 @@
 #include "shared_update.hpp"
+#include "memory_plan.hpp"
 #include "ops/collectives.hpp"
 #include "popart/adam.hpp"
 #include "popart/dataflow.hpp"
@@ -49,6 +50,35 @@ bool sliceableUpdate(const Op &u) {
            (mode == static_cast<int64_t>(AdamMode::Lamb) || mode == static_cast<int64_t>(AdamMode::LambNoBias)));
 }
 
+// The MatMulRhsGrad whose result reduced gradient g (an output of its reduction) reduces, read by
+// that reduction only, when it is a plain 2-D FLOAT product whose inputs nothing modifies after it
+// has run; else null.
+const Op *reducedProduct(const Ir &ir, const Tensor &g, const std::unordered_map<const Op *, Place> &place) {
+  const Op *r = g.getProducer();
+  const OutIndex o = r->output->indices(const_cast<Tensor *>(&g)).front();
+  if (!r->input->hasIndex(o)) return nullptr;
+  const Tensor *x = r->inTensor(o);
+  if (!x->hasProducer() || x->consumers.getOps().size() != 1 || ir.getDataFlow().isAnchored(x->id)) return nullptr;
+  const Op *p = x->getProducer();
+  if (p->opid.type != "MatMulRhsGrad" || p->input->n() != 2 || x->info.dataType() != DataType::FLOAT) return nullptr;
+  const Tensor *dy = p->inTensor(0), *a = p->inTensor(1);
+  const Shape &sd = dy->info.shape(), &sa = a->info.shape(), &sx = x->info.shape();
+  if (sd.size() != 2 || sa.size() != 2 || sx.size() != 2 || sd[0] != sa[0] || sx[0] != sa[1] || sx[1] != sd[1] ||
+      dy->info.dataType() != DataType::FLOAT || a->info.dataType() != DataType::FLOAT)
+    return nullptr;
+  auto at = place.find(p);
+  if (at == place.end()) return nullptr;
+  for (const Tensor *t : {dy, a}) {  // the other replicas read them until r is over
+    std::vector<std::pair<Op *, InIndex>> reads;
+    readers(aliasRoot(t), reads);
+    for (const auto &[c, i] : reads) {
+      auto pc = place.find(c);
+      if (c->modifies(i) && (pc == place.end() || !(pc->second < at->second))) return nullptr;
+    }
+  }
+  return p;
+}
+
 } // namespace
 
 SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements) {
@@ -92,6 +122,7 @@ SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements) {
     plan.grads.insert(u->inTensor(1));
     plan.tensors.insert(w);
     plan.tensors.insert(state.begin(), state.end());
+    if (const Op *p = reducedProduct(ir, *u->inTensor(1), place)) plan.products[u->inTensor(1)] = p;
   }
   return plan;
 }
@@ -101,7 +132,9 @@ std::vector<const Tensor *> inPlaceGradients(const SharedUpdates &plan, const Ir
   for (const Op *r : plan.ops) {
     if (r->opid.type != "ReplicatedAllReduceFused" && r->opid.type != "ReplicatedAllReduceFusedInplace") continue;
     for (const auto &[i, t] : r->input->tensorMap()) {
-      if (!plan.grads.count(r->outTensor(i)) || ir.getDataFlow().isAnchored(t->id)) continue;
+      if (!plan.grads.count(r->outTensor(i)) || plan.products.count(r->outTensor(i)) ||
+          ir.getDataFlow().isAnchored(t->id))
+        continue;  // (a product's gradient is not made: its inputs are exchanged)
       bool own = t->tensorType() == TensorType::Variable;  // an accumulator
       if (t->tensorType() == TensorType::ActGrad && t->hasProducer()) {
         const Op *p = t->getProducer();

@@ -21,6 +21,7 @@
 // replicas).
 #pragma once
 #include <cstdint>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -36,6 +37,12 @@ struct SharedUpdates {
   std::unordered_set<const Op *> ops;          // reductions and var updates that work on the replica's slice
   std::unordered_set<const Tensor *> grads;    // reduced gradients of which only the replica's slice is made
   std::unordered_set<const Tensor *> tensors;  // weights and optimizer state one buffer holds for all replicas
+  // A reduced gradient (of grads) -> the MatMulRhsGrad (dY, A -> A^T dY, 2-D
+  // FLOAT) whose result only its reduction reads: the replicas exchange their A
+  // and dY (batch-sized) instead of their products (weight-sized), and each
+  // computes its slice of the reduced gradient as one product over every
+  // replica's samples (the slice's rows of [A_0; A_1; ...]^T [dY_0; dY_1; ...]).
+  std::unordered_map<const Tensor *, const Op *> products;
 };
 
 /// The weights `replicas` replicas (all the session's replicas) may share;

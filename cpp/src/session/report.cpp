@@ -68,10 +68,12 @@ std::string Session::getSummaryReport(bool resetProfile) const {
   if (const auto [tensors, bytes] = devicex_->sharedTensors(); tensors > 0) {
     std::snprintf(line, sizeof(line),
                   "shared by the replicas: %lld weight and optimizer state tensor(s), %.3f MB held once%s, each "
-                  "replica updating a slice; %lld gradient(s) read in place by the other replicas\n",
+                  "replica updating a slice; %lld gradient(s) read in place by the other replicas; %lld weight "
+                  "gradient(s) made from every replica's activations\n",
                   static_cast<long long>(tensors), bytes / 1e6,
                   devicex_->sharedAcrossProcesses() ? " in memory the processes of this host share" : "",
-                  static_cast<long long>(devicex_->gradientsReadInPlace()));
+                  static_cast<long long>(devicex_->gradientsReadInPlace()),
+                  static_cast<long long>(devicex_->gradientsFromAllReplicas()));
     os << line;
   }
   int64_t stateBytes = 0, stateTensors = 0;  // on each replica: a sharded state holds its shard only

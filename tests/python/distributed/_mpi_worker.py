@@ -39,9 +39,9 @@ def shared_mode(out, local, micro, opt, seeds):
     s = session(BATCH, micro, local, opt, weights=start, global_replicas=nproc * local, offset=rank * local)
     report = s.getSummaryReport()
     w = train(s, mine, micro, local, like=start)
-    line = shared_line(s, in_place=True)
+    line = shared_line(s, in_place=True, products=True)
     persistent = float(re.search(r"persistent \(weights, inputs, constants\) ([\d.]+) MB", report).group(1))
-    np.savez(out + f".{rank}", **w, shared=np.array(line or (0, 0.0, 0)), persistent=persistent,
+    np.savez(out + f".{rank}", **w, shared=np.array(line or (0, 0.0, 0, 0)), persistent=persistent,
              across=np.array("the processes of this host share" in report))
 
 

@@ -23,15 +23,18 @@ def large_weights(seed=0, hidden=1024):
             "W2": rng.standard_normal((hidden, OUT)).astype(np.float32) * 0.05}
 
 
-def shared_line(s, in_place=False):
+def shared_line(s, in_place=False, products=False):
     """(tensors, MB) of the report's line on the weights the replicas share, or None;
-    in_place: also the number of gradients the other replicas read in place."""
+    in_place: also the number of gradients the other replicas read in place;
+    products: also the number of weight gradients made from every replica's activations."""
     import re
     m = re.search(r"shared by the replicas: (\d+) weight and optimizer state tensor\(s\), ([\d.]+) MB.*; "
-                  r"(\d+) gradient\(s\) read in place", s.getSummaryReport())
+                  r"(\d+) gradient\(s\) read in place.*; (\d+) weight gradient\(s\) made from every replica",
+                  s.getSummaryReport())
     if not m:
         return None
-    return (int(m.group(1)), float(m.group(2))) + ((int(m.group(3)),) if in_place else ())
+    return ((int(m.group(1)), float(m.group(2))) + ((int(m.group(3)),) if in_place else ()) +
+            ((int(m.group(4)),) if products else ()))
 
 
 def make_data(steps, micro, replicas, batch, seed=1):
@@ -61,7 +64,7 @@ def build(batch, weights):
 
 
 def session(batch, micro, replicas, opt, weights=None, global_replicas=None, offset=0, threads_report=False,
-            merge_allreduce=False, rts_min=None, model=None):
+            merge_allreduce=False, rts_min=None, model=None, reduction="Mean"):
     weights = initial_weights() if weights is None else weights
     proto, loss = build(batch, weights)
     proto = model if model is not None else proto
@@ -70,7 +73,7 @@ def session(batch, micro, replicas, opt, weights=None, global_replicas=None, off
         loc = popart.TensorLocation(popart.TensorStorage.OnChip, popart.ReplicatedTensorSharding.On)
         opts.optimizerStateTensorLocationSettings = popart.TensorLocationSettings(loc, 2, rts_min)
     # Mean over micro-batches and replicas: R replicas x k micro-batches of B = one batch of R k B.
-    opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
+    opts.accumulationAndReplicationReductionType = getattr(popart.ReductionType, reduction)
     if micro > 1:
         opts.enableGradientAccumulation = True
         opts.accumulationFactor = micro

@@ -13,6 +13,12 @@ from replication._replica_models import train as train_steps
 BATCH, STEPS, HID = 4, 3, 1024  # W1 [6, 1024] and W2 [1024, 4] are shared (>= 4096 elements), B1 [1024] is not
 
 
+def op_types(s):
+    """The op types of the session's per-op time table (ops that ran)."""
+    report = s.getSummaryReport()
+    return report[report.index("time by op type"):]
+
+
 def train(s, data, micro, replicas):
     return train_steps(s, data, micro, replicas, like=weights())
 
@@ -29,26 +35,62 @@ def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, mi
     # The gradient reductions merged into one all-reduce are sliced as well.
     merged_s = session(BATCH, micro, replicas, opt, weights=weights(), merge_allreduce=True)
     assert shared_line(merged_s) == shared_line(s)
-    # One all-reduce per weight reads the others' gradients in place anyway; the merged
-    # one reads W1's and W2's in place instead of packing them.
+    # Without accumulation, each replica makes its slice of W1's and W2's reduced gradient as one
+    # product over every replica's activations (A^T dY over all their samples), merged reductions
+    # or not: no MatMulRhsGrad runs on its own. With accumulation the products are accumulated
+    # first, and reduced as before: one all-reduce per weight reads the others' gradients in place
+    # anyway; the merged one reads W1's and W2's accumulators in place instead of packing them.
+    products = 2 if micro == 1 else 0
+    assert shared_line(s, products=True)[2] == products
+    assert shared_line(merged_s, products=True)[2] == products
     assert shared_line(s, in_place=True)[2] == 0
-    assert shared_line(merged_s, in_place=True)[2] == 2
+    assert shared_line(merged_s, in_place=True)[2] == 2 - products
+    assert ("MatMulRhsGrad" in op_types(s)) == (micro > 1)  # (MatMulRhsGradAccumulate with accumulation)
+    assert ("MatMulRhsGrad" in op_types(merged_s)) == (micro > 1)
     fused = train(merged_s, data, micro, replicas)
-    # Bit-identical to replicas with a copy each ...
+    # Bit-identical to replicas with a copy each (up to summation order where the products
+    # over all replicas' samples replace the reduction of each replica's product) ...
     monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")
     copies = session(BATCH, micro, replicas, opt, weights=weights())
     assert shared_line(copies) is None
+    assert "MatMulRhsGrad" in op_types(copies)
     unshared = train(copies, data, micro, replicas)
     monkeypatch.delenv("POPART_SHARED_WEIGHTS")
     for k in got:
-        np.testing.assert_array_equal(got[k], unshared[k])
-        np.testing.assert_array_equal(fused[k], unshared[k])
+        if products:
+            np.testing.assert_array_equal(fused[k], got[k])  # the same products, the same reductions
+            assert max_rel_diff({k: got[k]}, {k: unshared[k]}) <= (1e-6 if opt == "sgd" else 1e-5)
+        else:
+            np.testing.assert_array_equal(got[k], unshared[k])
+            np.testing.assert_array_equal(fused[k], unshared[k])
     # ... and one replica on the larger batch up to summation order (which Adam's
     # normalisation amplifies where a gradient is near 0).
     want = train(session(replicas * BATCH, micro, 1, opt, weights=weights()), merged(data, replicas), micro, 1)
     assert max_rel_diff(got, want) <= (1e-6 if opt == "sgd" else 1e-5)
     start = train(session(BATCH, micro, 1, opt, weights=weights()), [], micro, 1)
     assert max_rel_diff(got, start) > 1e-3  # the weights did train
+
+
+@pytest.mark.parametrize("opt", ["sgd", "adam"])
+@pytest.mark.parametrize("reduction", ["Mean", "Sum"])
+def test_weight_gradients_from_every_replica_over_partial_rows(opt, reduction, monkeypatch):
+    """Three replicas (a mean over 3), W1 [6, 1030]: the replicas' slices end inside rows, which
+    two replicas then both compute (each writes its own copy of the row). Sum: the gradients of
+    the replicas' losses add up, as one replica's loss summed over the whole batch."""
+    w = weights(hidden=1030)
+    data = make_data(STEPS, 1, 3, BATCH)
+    s = session(BATCH, 1, 3, opt, weights=w, reduction=reduction)
+    assert shared_line(s, products=True)[2] == 2
+    got = train_steps(s, data, 1, 3, like=w)
+    monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")
+    unshared = train_steps(session(BATCH, 1, 3, opt, weights=w, reduction=reduction), data, 1, 3, like=w)
+    monkeypatch.delenv("POPART_SHARED_WEIGHTS")
+    tolerance = 1e-6 if opt == "sgd" else 1e-5
+    assert max_rel_diff(got, unshared) <= tolerance
+    if reduction == "Mean":
+        want = train_steps(session(3 * BATCH, 1, 1, opt, weights=w), merged(data, 3), 1, 1, like=w)
+        assert max_rel_diff(got, want) <= tolerance
+    assert max_rel_diff(got, train_steps(session(BATCH, 1, 1, opt, weights=w), [], 1, 1, like=w)) > 1e-3
 
 
 def test_small_weights_keep_a_copy_per_replica():

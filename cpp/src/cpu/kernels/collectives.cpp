@@ -4,6 +4,7 @@
 #include "cpu/communicator.hpp"
 #include "cpu/devicex.hpp"
 #include "dispatch.hpp"
+#include "replica_weight_grad.hpp"
 #include "ops/collectives.hpp"
 #include "popart/popx/opx.hpp"
 #include <algorithm>
@@ -48,6 +49,8 @@ public:
     switch (kind) {
     case Kind::AllReduce:
       if (!grad && dv_p->slicedUpdate(op_p)) {  // a shared weight's gradient: this replica's slice only
+        if (const Op *product = dv_p->productOf(op.outTensor(0)))
+          return growReplicaWeightGrad(prog, *this, *product, 0, cop == CollectiveOp::Mean);
         prog.add([=] { comm->allReduceSlice(r, cop, x.raw(), y.raw(), type, x.nelms()); });
         break;
       }

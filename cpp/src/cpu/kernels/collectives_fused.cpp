@@ -5,6 +5,7 @@
 // packed sums are averaged over the host processes too, then unpacked.
 #include "cpu/communicator.hpp"
 #include "cpu/devicex.hpp"
+#include "replica_weight_grad.hpp"
 #include "ops/collectives.hpp"
 #include "popart/popx/opx.hpp"
 #include <cstring>
@@ -31,13 +32,21 @@ public:
     const DataType type = parts.front().first.dtype();
     if (!host) {
       std::vector<popx::Communicator::Part> views;
+      std::vector<std::pair<const Op *, OutIndex>> products;  // computed from every replica's inputs instead
+      size_t k = 0;
       for (const auto &[i, t] : op.input->tensorMap()) {  // a shared weight's gradient: the replica's slice only
-        const auto &[in, out] = parts[views.size()];
+        const auto &[in, out] = parts[k++];
+        if (const Op *p = dv_p->productOf(op.outTensor(i))) {
+          products.emplace_back(p, i);
+          continue;
+        }
         views.push_back({in.raw(), out.raw(), in.nelms(), dv_p->slicedGradient(op.outTensor(i)),
                          dv_p->peerBuffers(op.inTensor(i))});
       }
       const ReplicaGrouping grouping = comm->grouping(group);
-      prog.add([=] { comm->allReduceParts(r, grouping, cop, views.data(), views.size(), type); });
+      if (!views.empty())
+        prog.add([=] { comm->allReduceParts(r, grouping, cop, views.data(), views.size(), type); });
+      for (const auto &[p, i] : products) growReplicaWeightGrad(prog, *this, *p, i, cop == popx::CollectiveOp::Mean);
       return;
     }
     popx::TensorView packed = createTensor(TensorInfo(type, {total}));

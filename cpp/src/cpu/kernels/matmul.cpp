@@ -448,6 +448,7 @@ class MatMulGradOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
+    if (dv_p->productRunsInReduction(op_p)) return;  // the gradient's reduction computes it (replica_weight_grad.hpp)
     bool lhs = op_p->opid.type == "MatMulLhsGrad", accumulate = op_p->opid.type == "MatMulRhsGradAccumulate";
     auto g = lhs ? matmulGeometry(outShape(0), inShape(1)) : matmulGeometry(inShape(1), outShape(0));
     auto p = matmulProduct(g, lhs ? 0 : 1);
