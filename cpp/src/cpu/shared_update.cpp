@@ -50,25 +50,30 @@ bool sliceableUpdate(const Op &u) {
            (mode == static_cast<int64_t>(AdamMode::Lamb) || mode == static_cast<int64_t>(AdamMode::LambNoBias)));
 }
 
-// The MatMulRhsGrad whose result reduced gradient g (an output of its reduction) reduces, read by
-// that reduction only, when it is a plain 2-D FLOAT product whose inputs nothing modifies after it
-// has run; else null.
+// The weight-gradient product whose result reduced gradient g (an output of its reduction)
+// reduces, read by that reduction only, when it is a FLOAT SampleProduct of a 2-D weight whose
+// inputs nothing modifies after it has run; else null.
 const Op *reducedProduct(const Ir &ir, const Tensor &g, const std::unordered_map<const Op *, Place> &place) {
   const Op *r = g.getProducer();
   const OutIndex o = r->output->indices(const_cast<Tensor *>(&g)).front();
   if (!r->input->hasIndex(o)) return nullptr;
   const Tensor *x = r->inTensor(o);
-  if (!x->hasProducer() || x->consumers.getOps().size() != 1 || ir.getDataFlow().isAnchored(x->id)) return nullptr;
+  if (!x->hasProducer() || x->consumers.getOps().size() != 1 || ir.getDataFlow().isAnchored(x->id) ||
+      x->info.dataType() != DataType::FLOAT)
+    return nullptr;
   const Op *p = x->getProducer();
-  if (p->opid.type != "MatMulRhsGrad" || p->input->n() != 2 || x->info.dataType() != DataType::FLOAT) return nullptr;
-  const Tensor *dy = p->inTensor(0), *a = p->inTensor(1);
-  const Shape &sd = dy->info.shape(), &sa = a->info.shape(), &sx = x->info.shape();
-  if (sd.size() != 2 || sa.size() != 2 || sx.size() != 2 || sd[0] != sa[0] || sx[0] != sa[1] || sx[1] != sd[1] ||
-      dy->info.dataType() != DataType::FLOAT || a->info.dataType() != DataType::FLOAT)
+  const auto product = sampleProduct(*p);
+  if (!product) return nullptr;
+  const Tensor *left = product->left, *right = product->right;
+  // left [..., rows of x] and right [..., columns of x] with the same leading dims (rows of samples).
+  const Shape &sl = left->info.shape(), &sr = right->info.shape(), &sx = x->info.shape();
+  if (sx.size() != 2 || sl.size() < 2 || sr.size() != sl.size() || !std::equal(sl.begin(), sl.end() - 1, sr.begin()) ||
+      sl.back() != sx[0] || sr.back() != sx[1] || left->info.dataType() != DataType::FLOAT ||
+      right->info.dataType() != DataType::FLOAT)
     return nullptr;
   auto at = place.find(p);
   if (at == place.end()) return nullptr;
-  for (const Tensor *t : {dy, a}) {  // the other replicas read them until r is over
+  for (const Tensor *t : {left, right}) {  // the other replicas read them until r is over
     std::vector<std::pair<Op *, InIndex>> reads;
     readers(aliasRoot(t), reads);
     for (const auto &[c, i] : reads) {
@@ -148,6 +153,17 @@ std::vector<const Tensor *> inPlaceGradients(const SharedUpdates &plan, const Ir
   std::sort(out.begin(), out.end(), [](const Tensor *a, const Tensor *b) { return a->id < b->id; });
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+std::optional<SampleProduct> sampleProduct(const Op &p) {
+  if (p.input->n() != 2 || p.output->n() != 1) return std::nullopt;
+  const Tensor *dy = p.inTensor(0), *a = p.inTensor(1);
+  if (p.opid.type == "MatMulRhsGrad") return SampleProduct{a, dy, 1.0f};
+  // Gemm's B gradient with a plain A: alpha A^T dY, or its transpose alpha dY^T A for transB.
+  if (p.opid.type != "GemmGrad" || p.attr<Attributes::Int>("arg", -1) != 1 || p.attr<Attributes::Int>("transA", 0))
+    return std::nullopt;
+  const float alpha = p.attr<Attributes::Float>("alpha", 1.0f);
+  return p.attr<Attributes::Int>("transB", 0) ? SampleProduct{dy, a, alpha} : SampleProduct{a, dy, alpha};
 }
 
 Slice replicaSlice(int64_t n, int64_t elemBytes, int64_t part, int64_t parts) {

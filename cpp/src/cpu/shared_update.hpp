@@ -21,6 +21,7 @@
 // replicas).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -37,13 +38,24 @@ struct SharedUpdates {
   std::unordered_set<const Op *> ops;          // reductions and var updates that work on the replica's slice
   std::unordered_set<const Tensor *> grads;    // reduced gradients of which only the replica's slice is made
   std::unordered_set<const Tensor *> tensors;  // weights and optimizer state one buffer holds for all replicas
-  // A reduced gradient (of grads) -> the MatMulRhsGrad (dY, A -> A^T dY, 2-D
-  // FLOAT) whose result only its reduction reads: the replicas exchange their A
-  // and dY (batch-sized) instead of their products (weight-sized), and each
-  // computes its slice of the reduced gradient as one product over every
-  // replica's samples (the slice's rows of [A_0; A_1; ...]^T [dY_0; dY_1; ...]).
+  // A reduced gradient (of grads) -> the weight-gradient product (a
+  // SampleProduct: MatMulRhsGrad, or Gemm's B gradient) whose result only its
+  // reduction reads: the replicas exchange the product's operands (batch-sized)
+  // instead of their products (weight-sized), and each computes its slice of
+  // the reduced gradient as one product over every replica's samples (the
+  // slice's rows of alpha [L_0; L_1; ...]^T [R_0; R_1; ...]).
   std::unordered_map<const Tensor *, const Op *> products;
 };
+
+/// A weight's gradient as a product over rows of samples: alpha * left^T right, left [..., K] and
+/// right [..., N] with the same leading dims (K x N: the gradient's shape).
+struct SampleProduct {
+  const Tensor *left, *right;
+  float alpha;
+};
+/// Weight-gradient product p (MatMulRhsGrad: A^T dY; GemmGrad of B with a plain A: alpha A^T dY, or
+/// alpha dY^T A when transB) as a SampleProduct; nullopt for other ops.
+std::optional<SampleProduct> sampleProduct(const Op &p);
 
 /// The weights `replicas` replicas (all the session's replicas) may share;
 /// `minElements`: smaller weights keep a copy per replica.

@@ -7,7 +7,7 @@ import pytest
 
 import popart
 from replication._replica_models import large_weights as weights
-from replication._replica_models import make_data, max_rel_diff, merged, session, shared_line
+from replication._replica_models import feed, make_data, max_rel_diff, merged, session, shared_line
 from replication._replica_models import train as train_steps
 
 BATCH, STEPS, HID = 4, 3, 1024  # W1 [6, 1024] and W2 [1024, 4] are shared (>= 4096 elements), B1 [1024] is not
@@ -109,3 +109,105 @@ def test_shared_weights_read_write_and_broadcast():
     got = train(s, data, 1, 2)
     want = train(session(2 * BATCH, 1, 1, "sgd", weights=new), merged(data, 2), 1, 1)
     assert max_rel_diff(got, want) <= 1e-6
+
+
+def batched_session(batch, replicas, weights):
+    """x [batch, 3, 6] through W1 [6, 1024] and W2 [1024, 4]: the weights' products contract over
+    batch x 3 rows of samples; mean NLL over them."""
+    b = popart.Builder()
+    w = {k: b.addInitializedInputTensor(v, k) for k, v in weights.items()}
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [batch, 3, 6]), "x")
+    label = b.addInputTensor(popart.TensorInfo("INT32", [batch * 3]), "label")
+    h = b.aiOnnx.relu([b.aiOnnx.matmul([x, w["W1"]])])
+    y = b.reshape_const(b.aiOnnx, [b.aiOnnx.matmul([h, w["W2"]])], [batch * 3, 4])
+    loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([y], axis=1), label], reduction=popart.ReductionType.Mean)
+    opts = popart.SessionOptions()
+    opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
+    if replicas > 1:
+        opts.enableReplicatedGraphs = True
+        opts.replicatedGraphCount = replicas
+    s = popart.TrainingSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("All")}),
+                               loss=loss, optimizer=popart.SGD({"defaultLearningRate": (0.1, False),
+                                                                "defaultMomentum": (0.9, True)}),
+                               userOptions=opts, deviceInfo=popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    s.weightsFromHost()
+    return s
+
+
+def test_weight_gradients_from_every_replica_with_batched_activations(monkeypatch):
+    rng = np.random.RandomState(3)
+    w = {"W1": rng.standard_normal((6, 1024)).astype(np.float32) * 0.5,
+         "W2": rng.standard_normal((1024, 4)).astype(np.float32) * 0.05}
+    steps = [(rng.standard_normal((2, 2, 3, 6)).astype(np.float32), rng.randint(0, 4, (2, 6)).astype(np.int32))
+             for _ in range(STEPS)]
+
+    def run(s, merge):
+        anchors = s.initAnchorArrays()
+        for x, label in steps:
+            feed = {"x": x.reshape(4, 3, 6), "label": label.reshape(12)} if merge else {"x": x, "label": label}
+            s.run(popart.PyStepIO(feed, anchors))
+        s.weightsToHost()
+        out = {k: np.zeros(v.shape, np.float32) for k, v in w.items()}
+        s.readWeights(popart.PyWeightsIO(out))
+        return out
+
+    s = batched_session(2, 2, w)
+    assert shared_line(s, products=True)[2] == 2
+    assert "MatMulRhsGrad" not in op_types(s)
+    got = run(s, False)
+    want = run(batched_session(4, 1, w), True)
+    assert max_rel_diff(got, want) <= 1e-6
+    monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")
+    assert max_rel_diff(got, run(batched_session(2, 2, w), False)) <= 1e-6
+    assert max_rel_diff(got, w) > 1e-3
+
+
+def gemm_session(batch, replicas, weights, trans_b, alpha):
+    """Two Gemm layers (torch's Linear is transB=1: W [out, in]) with alpha scaling the product."""
+    b = popart.Builder()
+    w = {k: b.addInitializedInputTensor(v, k) for k, v in weights.items()}
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [batch, 6]), "x")
+    label = b.addInputTensor(popart.TensorInfo("INT32", [batch]), "label")
+    h = b.aiOnnx.relu([b.aiOnnx.gemm([x, w["W1"], w["B1"]], alpha=alpha, transB=trans_b)])
+    y = b.aiOnnx.gemm([h, w["W2"]], alpha=alpha, transB=trans_b)
+    loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([y], axis=1), label], reduction=popart.ReductionType.Mean)
+    opts = popart.SessionOptions()
+    opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
+    if replicas > 1:
+        opts.enableReplicatedGraphs = True
+        opts.replicatedGraphCount = replicas
+    s = popart.TrainingSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("All")}),
+                               loss=loss, optimizer=popart.SGD({"defaultLearningRate": (0.1, False),
+                                                                "defaultMomentum": (0.9, True)}),
+                               userOptions=opts, deviceInfo=popart.DeviceManager().createCpuDevice())
+    s.prepareDevice()
+    s.weightsFromHost()
+    return s
+
+
+@pytest.mark.parametrize("trans_b,alpha", [(1, 1.0), (0, 0.5)])
+def test_gemm_weight_gradients_from_every_replica(trans_b, alpha, monkeypatch):
+    """Gemm's B gradient (alpha A^T dY, or alpha dY^T A with transB) is made from every replica's
+    activations too."""
+    w = weights()
+    w = {"W1": w["W1"].T.copy() if trans_b else w["W1"], "B1": w["B1"], "W2": w["W2"].T.copy() if trans_b else w["W2"]}
+    data = make_data(STEPS, 1, 2, BATCH)
+
+    def run(s, replicas):
+        anchors = s.initAnchorArrays()
+        for d in (data if replicas > 1 else merged(data, 2)):
+            s.run(popart.PyStepIO(feed(d, 1, replicas), anchors))
+        s.weightsToHost()
+        out = {k: np.zeros(v.shape, np.float32) for k, v in w.items()}
+        s.readWeights(popart.PyWeightsIO(out))
+        return out
+
+    s = gemm_session(BATCH, 2, w, trans_b, alpha)
+    assert shared_line(s, products=True)[2] == 2
+    assert "GemmGrad" in op_types(s)  # B1's and x's gradients; not W1's or W2's
+    got = run(s, 2)
+    assert max_rel_diff(got, run(gemm_session(2 * BATCH, 1, w, trans_b, alpha), 1)) <= 1e-6
+    monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")
+    assert max_rel_diff(got, run(gemm_session(BATCH, 2, w, trans_b, alpha), 2)) <= 1e-6
+    assert max_rel_diff(got, w) > 1e-3

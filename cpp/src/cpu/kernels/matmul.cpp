@@ -498,6 +498,7 @@ class GemmGradOpx final : public popx::Opx {
 public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
+    if (dv_p->productRunsInReduction(op_p)) return;  // the gradient's reduction computes it (replica_weight_grad.hpp)
     const Op &op = *op_p;
     int64_t arg = op.attr<Attributes::Int>("arg");
     bool ta = op.attr<Attributes::Int>("transA", 0) != 0, tb = op.attr<Attributes::Int>("transB", 0) != 0;

@@ -5,11 +5,11 @@
 
 namespace popart::cpu {
 
-/// Grows, for the kernel of reduction `opx` (its output `out`: the reduced
-/// gradient of B in Y = A B), the step that writes this replica's slice of it as
-///   sum over the replicas p of A_p^T dY_p  (times 1/replicas when `mean`)
-/// over the rows of B that the slice covers, from every replica's A and dY,
-/// where `product` is the MatMulRhsGrad (dY, A -> A^T dY) it reduces.
+/// Grows, for the kernel of reduction `opx` (its output `out`: a reduced weight
+/// gradient), the step that writes this replica's slice of it as
+///   sum over the replicas p of alpha L_p^T R_p  (times 1/replicas when `mean`)
+/// over the gradient's rows that the slice covers, from every replica's L and
+/// R, where `product` is the weight-gradient product (popx::SampleProduct) it reduces.
 void growReplicaWeightGrad(popx::Sequence &prog, const popx::Opx &opx, const Op &product, OutIndex out, bool mean);
 
 } // namespace popart::cpu
