@@ -111,15 +111,8 @@ def test_shared_weights_read_write_and_broadcast():
     assert max_rel_diff(got, want) <= 1e-6
 
 
-def batched_session(batch, replicas, weights):
-    """x [batch, 3, 6] through W1 [6, 1024] and W2 [1024, 4]: the weights' products contract over
-    batch x 3 rows of samples; mean NLL over them."""
-    b = popart.Builder()
-    w = {k: b.addInitializedInputTensor(v, k) for k, v in weights.items()}
-    x = b.addInputTensor(popart.TensorInfo("FLOAT", [batch, 3, 6]), "x")
-    label = b.addInputTensor(popart.TensorInfo("INT32", [batch * 3]), "label")
-    h = b.aiOnnx.relu([b.aiOnnx.matmul([x, w["W1"]])])
-    y = b.reshape_const(b.aiOnnx, [b.aiOnnx.matmul([h, w["W2"]])], [batch * 3, 4])
+def nll_session(b, y, label, replicas):
+    """A training session (SGD with momentum, mean over the replicas) of mean NLL on softmax(y)."""
     loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([y], axis=1), label], reduction=popart.ReductionType.Mean)
     opts = popart.SessionOptions()
     opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
@@ -133,6 +126,18 @@ def batched_session(batch, replicas, weights):
     s.prepareDevice()
     s.weightsFromHost()
     return s
+
+
+def batched_session(batch, replicas, weights):
+    """x [batch, 3, 6] through W1 [6, 1024] and W2 [1024, 4]: the weights' products contract over
+    batch x 3 rows of samples; mean NLL over them."""
+    b = popart.Builder()
+    w = {k: b.addInitializedInputTensor(v, k) for k, v in weights.items()}
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [batch, 3, 6]), "x")
+    label = b.addInputTensor(popart.TensorInfo("INT32", [batch * 3]), "label")
+    h = b.aiOnnx.relu([b.aiOnnx.matmul([x, w["W1"]])])
+    y = b.reshape_const(b.aiOnnx, [b.aiOnnx.matmul([h, w["W2"]])], [batch * 3, 4])
+    return nll_session(b, y, label, replicas)
 
 
 def test_weight_gradients_from_every_replica_with_batched_activations(monkeypatch):
@@ -171,19 +176,7 @@ def gemm_session(batch, replicas, weights, trans_b, alpha):
     label = b.addInputTensor(popart.TensorInfo("INT32", [batch]), "label")
     h = b.aiOnnx.relu([b.aiOnnx.gemm([x, w["W1"], w["B1"]], alpha=alpha, transB=trans_b)])
     y = b.aiOnnx.gemm([h, w["W2"]], alpha=alpha, transB=trans_b)
-    loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([y], axis=1), label], reduction=popart.ReductionType.Mean)
-    opts = popart.SessionOptions()
-    opts.accumulationAndReplicationReductionType = popart.ReductionType.Mean
-    if replicas > 1:
-        opts.enableReplicatedGraphs = True
-        opts.replicatedGraphCount = replicas
-    s = popart.TrainingSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("All")}),
-                               loss=loss, optimizer=popart.SGD({"defaultLearningRate": (0.1, False),
-                                                                "defaultMomentum": (0.9, True)}),
-                               userOptions=opts, deviceInfo=popart.DeviceManager().createCpuDevice())
-    s.prepareDevice()
-    s.weightsFromHost()
-    return s
+    return nll_session(b, y, label, replicas)
 
 
 @pytest.mark.parametrize("trans_b,alpha", [(1, 1.0), (0, 0.5)])
