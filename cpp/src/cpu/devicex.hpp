@@ -113,9 +113,9 @@ public:
   bool slicedUpdate(const Op *op) const;
   /// Of reduced gradient t, only this replica's slice is made (a shared weight's).
   bool slicedGradient(const Tensor *t) const;
-  /// The MatMulRhsGrad whose result the reduction making reduced gradient `t`
-  /// computes itself, from every replica's inputs of it (SharedUpdates::products),
-  /// or null.
+  /// The weight-gradient product whose result the reduction making reduced
+  /// gradient `t` computes itself, from every replica's operands of it
+  /// (SharedUpdates::products), or null.
   const Op *productOf(const Tensor *t) const;
   /// `p` is such a product: its own kernel does nothing.
   bool productRunsInReduction(const Op *p) const;
