@@ -71,6 +71,9 @@ const Op *reducedProduct(const Ir &ir, const Tensor &g, const std::unordered_map
       sl.back() != sx[0] || sr.back() != sx[1] || left->info.dataType() != DataType::FLOAT ||
       right->info.dataType() != DataType::FLOAT)
     return nullptr;
+  // Only while the operands a replica exchanges (and stacks) are at most twice the gradient, which the
+  // other way is written by the product and read and written again to be reduced: rows (K + N) <= 2 K N.
+  if (left->info.nelms() + right->info.nelms() > 2 * x->info.nelms()) return nullptr;
   auto at = place.find(p);
   if (at == place.end()) return nullptr;
   for (const Tensor *t : {left, right}) {  // the other replicas read them until r is over

@@ -43,7 +43,8 @@ struct SharedUpdates {
   // reduction reads: the replicas exchange the product's operands (batch-sized)
   // instead of their products (weight-sized), and each computes its slice of
   // the reduced gradient as one product over every replica's samples (the
-  // slice's rows of alpha [L_0; L_1; ...]^T [R_0; R_1; ...]).
+  // slice's rows of alpha [L_0; L_1; ...]^T [R_0; R_1; ...]), while the operands
+  // are at most twice the gradient (at most 2 K N / (K + N) rows of samples).
   std::unordered_map<const Tensor *, const Op *> products;
 };
 

@@ -93,6 +93,20 @@ def test_weight_gradients_from_every_replica_over_partial_rows(opt, reduction, m
     assert max_rel_diff(got, train_steps(session(BATCH, 1, 1, opt, weights=w), [], 1, 1, like=w)) > 1e-3
 
 
+def test_large_batches_exchange_gradients_not_activations():
+    """With more rows of samples per replica than 2 K N / (K + N), the operands of a weight's gradient
+    product would be more than twice the gradient: the replicas reduce their products."""
+    big = 1024  # W1 [6, 1024]: 1024 x 1030 > 2 x 6144; W2 [1024, 4]: 1024 x 1028 > 2 x 4096
+    data = make_data(1, 1, 2, big)
+    s = session(big, 1, 2, "sgd", weights=weights())
+    assert shared_line(s, products=True)[2] == 0
+    assert "MatMulRhsGrad" in op_types(s)
+    got = train(s, data, 1, 2)
+    want = train(session(2 * big, 1, 1, "sgd", weights=weights()), merged(data, 2), 1, 1)
+    assert max_rel_diff(got, want) <= 1e-6
+    assert shared_line(session(big // 256, 1, 2, "sgd", weights=weights()), products=True)[2] == 2
+
+
 def test_small_weights_keep_a_copy_per_replica():
     # The replication tests' small MLP: every weight is below the threshold.
     assert shared_line(session(BATCH, 1, 2, "sgd")) is None
