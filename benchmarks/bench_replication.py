@@ -28,8 +28,9 @@ Models: mlp (784-1024-512-10) and cnn (four 3x3 convolutions, 32-32-64-32
 channels, two 2x2 poolings and a dense layer on 1x28x28). Their pipeline stages
 are balanced (a pipeline runs as fast as its slowest stage): the MLP's first
 stage holds the first layer (no input gradient), the second the other two; the
-CNN's first stage the two convolutions at 28x28. Each configuration runs in its own process(es); the figure is the
-median samples/s over the timed steps (batchesPerStep micro-batches each).
+CNN's first stage the two convolutions at 28x28. Each configuration runs in its
+own process(es); the figure is the median samples/s over the timed steps
+(batchesPerStep micro-batches each).
 The machine may be shared: the load average is printed with the results.
 
     python benchmarks/bench_replication.py [--models mlp,cnn] [--steps N] [--batch B] [--accumulation A] [--rounds R]

@@ -286,10 +286,8 @@ void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, Colle
     // Parts read in place: this replica's slice of each, from every replica's memory.
     for (size_t k = 0; k < count; ++k) {
       if (!parts[k].peers) continue;
-      const Slice s = replicaSlice(parts[k].n, elem, offset_ + local, global_);
       groupOf(g, offset_ + local, *parts[k].peers, w.members);
-      if (s.count > 0)
-        reduceInto(op, type, w.members, s.begin, s.count, static_cast<char *>(parts[k].out) + s.begin * elem);
+      reduceOwnSlice(local, op, type, w.members, parts[k].n, parts[k].out);
     }
   } catch (...) {
     release(local);
@@ -298,18 +296,17 @@ void Communicator::allReduceParts(int64_t local, const ReplicaGrouping &g, Colle
   release(local);
 }
 
+void Communicator::reduceOwnSlice(int64_t local, CollectiveOp op, DataType type, const std::vector<const char *> &src,
+                                  int64_t n, void *out) const {
+  const int64_t elem = TensorInfo(type, {}).nbytes();
+  const Slice s = replicaSlice(n, elem, offset_ + local, global_);
+  if (s.count > 0) reduceInto(op, type, src, s.begin, s.count, static_cast<char *>(out) + s.begin * elem);
+}
+
 void Communicator::allReduceSlice(int64_t local, CollectiveOp op, const void *in, void *out, DataType type,
                                   int64_t n) {
-  const int64_t elem = TensorInfo(type, {}).nbytes();
-  const auto &all = exchange(local, in, n * elem);
-  const Slice s = replicaSlice(n, elem, offset_ + local, global_);
-  try {
-    if (s.count > 0) reduceInto(op, type, all, s.begin, s.count, static_cast<char *>(out) + s.begin * elem);
-  } catch (...) {
-    release(local);
-    throw;
-  }
-  release(local);
+  gather(local, in, n * TensorInfo(type, {}).nbytes(),
+         [&](const std::vector<const char *> &all) { reduceOwnSlice(local, op, type, all, n, out); });
 }
 
 void Communicator::gather(int64_t local, const void *in, int64_t bytes,

@@ -145,6 +145,9 @@ protected:
   virtual void localBarrier() = 0;
 
 private:
+  /// Elements of replica `local`'s slice (replicaSlice) of out := op over src's n elements.
+  void reduceOwnSlice(int64_t local, CollectiveOp op, DataType type, const std::vector<const char *> &src, int64_t n,
+                      void *out) const;
   /// Throws unless g partitions this communicator's global replicas.
   void checkGrouping(const ReplicaGrouping &g) const;
   std::shared_ptr<ProcessGroup> hostGroup_;

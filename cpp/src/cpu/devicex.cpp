@@ -268,7 +268,10 @@ void Devicex::planGraph(const Graph &g) {
     for (const auto &id : g.getInputIds()) keep.insert(g.getTensor(id));
   // Products the gradient reductions compute (SharedUpdates::products) read their inputs then.
   if (g.isMainGraph() && shared_)
-    for (const auto &[r, p] : shared_->products) keep.insert({p->inTensor(0), p->inTensor(1)});
+    for (const auto &[grad, p] : shared_->products) {
+      const auto operands = sampleProduct(*p);
+      keep.insert({operands->left, operands->right});
+    }
   for (Tensor *t : g.getTensors().getAll())
     if (isPersistent(t)) allocatePersistent(t);
   std::unordered_set<const Tensor *> external;

@@ -126,7 +126,6 @@ int64_t stateShards(const Ir &ir, const Tensor *w, const VarUpdateSpec &spec, co
   return R;
 }
 
-// Accum___w += g (g cast to the accumulator's type first when they differ).
 // The gradient accumulation of `grad` into a FLOAT accumulator `acc` can be the product that makes it: a
 // MatMulRhsGrad read by nothing else, summed (not a running mean).
 bool fuseAccumulation(const Ir &ir, const Tensor *grad, const TensorInfo &acc) {
@@ -137,6 +136,7 @@ bool fuseAccumulation(const Ir &ir, const Tensor *grad, const TensorInfo &acc) {
   return p->opid == internalOp("MatMulRhsGrad") && p->output->n() == 1;
 }
 
+// Accum___w += g (g cast to the accumulator's type first when they differ).
 TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) {
   Graph &g = ir.getMainGraph();
   TensorInfo info(type == DataType::UNDEFINED ? w->info.dataType() : type, w->info.shape());
