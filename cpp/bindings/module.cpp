@@ -1,5 +1,6 @@
 // The popart_core extension module: one bindX(m) per area, nothing else.
 #include "bindings.hpp"
+#include "cpu/startup_pages.hpp"
 
 namespace popart::bindings {
 void bindIrModule(py::module_ &m); // bind_ir.cpp: submodule _ir (popart._internal.ir)
@@ -24,4 +25,5 @@ PYBIND11_MODULE(popart_core, m) {
   popart::bindings::bindSession(m);   // after _ir: sessions can be created from an _ir.Ir
   popart::bindings::bindDistributed(m);
   popart::bindings::bindRemoteBuffers(m);  // after bindSession: adds methods to _SessionCore
+  popart::popx::releaseStartupPages();  // the libraries are loaded and initialised
 }

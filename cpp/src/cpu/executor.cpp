@@ -12,6 +12,7 @@
 #include "replica_stepio.hpp"
 #include "replica_threads.hpp"
 #include "shared_update.hpp"
+#include "startup_pages.hpp"
 #include <set>
 #include <algorithm>
 #include <cstdlib>
@@ -187,6 +188,7 @@ bool hostStreamReads(Ir &ir, std::map<TensorId, std::pair<int64_t, int64_t>> &re
 Executor::Executor(Ir &ir) : Executor(ir, makeCommunicator(ir)) {}
 
 Executor::Executor(Ir &ir, std::unique_ptr<Communicator> comm) : ir_(ir), comm_(std::move(comm)) {
+  releaseStartupPages();
   for (int64_t r = 0; r < comm_->localReplicas(); ++r)
     replicas_.push_back(std::make_unique<Devicex>(ir, r, comm_.get()));
 }

@@ -23,6 +23,9 @@
 #include "popart/tensor.hpp"
 #include "popart/variablesettings.hpp"
 #include <cstdio>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <algorithm>
 #include <cstring>
 #include <fstream>
@@ -130,6 +133,11 @@ void Session::countStepElements() {
 
 void Session::prepareDevice(bool loadEngine) {
   if (devicex_->isPrepared()) throw error("prepareDevice() was already called on session '{}'", name_);
+#ifdef __GLIBC__
+  // Building the IR freed the model's bytes and the parse's temporaries in the middle of the heap,
+  // where glibc keeps them resident: give those pages back before the device allocates.
+  malloc_trim(0);
+#endif
   devicex_->setVirtualGraphs(device_->getNumIpus());
   devicex_->prepare();
   countStepElements();
