@@ -1,4 +1,5 @@
-// The popart_core extension module: one bindX(m) per area, nothing else.
+// The popart_core extension module: one bindX(m) per area, then the release of the
+// code pages only the libraries' start-up touched (cpu/startup_pages.hpp).
 #include "bindings.hpp"
 #include "cpu/startup_pages.hpp"
 
