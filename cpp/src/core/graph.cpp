@@ -6,7 +6,9 @@
 #include "popart/opmanager.hpp"
 #include "popart/tensor.hpp"
 #include <algorithm>
+#include <optional>
 #include <queue>
+#include <set>
 
 namespace popart {
 
@@ -270,22 +272,46 @@ std::vector<Op *> Graph::getOpSchedule() const {
     ++waiting[a];
     successors[b].push_back(ops_.at(a).get());
   }
-  auto later = [](Op *x, Op *y) {  // priority queue: pop highest priority, then lowest id
+  // Ready ops: highest priority first, then lowest id. In a graph placed on
+  // pipeline stages, among ops of the top priority one of the stage just
+  // scheduled goes first, so each stage's work stays in as few runs of
+  // consecutive ops as the dependencies allow (each change of stage is a
+  // hand-off between the pipeline's threads).
+  auto later = [](Op *x, Op *y) {
     if (x->settings.schedulePriority != y->settings.schedulePriority)
       return x->settings.schedulePriority < y->settings.schedulePriority;
     return x->id > y->id;
   };
-  std::priority_queue<Op *, std::vector<Op *>, decltype(later)> ready(later);
+  using Ready = std::priority_queue<Op *, std::vector<Op *>, decltype(later)>;
+  Ready ready(later);
+  std::map<PipelineStage, Ready> readyOfStage;  // the same ops again, by stage (stale entries skipped)
+  std::set<OpId> done;
+  bool staged = false;
+  for (const auto &[oid, op] : ops_) staged = staged || op->settings.pipelineStage.has_value();
+  auto push = [&](Op *op) {
+    ready.push(op);
+    if (staged && op->settings.pipelineStage) readyOfStage.try_emplace(*op->settings.pipelineStage, later).first->second.push(op);
+  };
+  auto pop = [&](Ready &q) -> Op * {
+    while (!q.empty() && done.count(q.top()->id)) q.pop();
+    return q.empty() ? nullptr : q.top();
+  };
   for (const auto &[oid, n] : waiting)
-    if (n == 0) ready.push(ops_.at(oid).get());
+    if (n == 0) push(ops_.at(oid).get());
   std::vector<Op *> order;
   order.reserve(ops_.size());
-  while (!ready.empty()) {
-    Op *op = ready.top();
-    ready.pop();
+  std::optional<PipelineStage> stage;
+  while (Op *op = pop(ready)) {
+    if (stage) {
+      auto it = readyOfStage.find(*stage);
+      Op *same = it == readyOfStage.end() ? nullptr : pop(it->second);
+      if (same && same->settings.schedulePriority == op->settings.schedulePriority) op = same;
+    }
+    done.insert(op->id);
+    if (op->settings.pipelineStage) stage = op->settings.pipelineStage;
     order.push_back(op);
     for (Op *s : successors[op->id])
-      if (--waiting[s->id] == 0) ready.push(s);
+      if (--waiting[s->id] == 0) push(s);
   }
   if (order.size() != ops_.size())
     throw error("graph '{}' has a cycle: only {} of {} ops could be scheduled", displayName(),

@@ -16,6 +16,7 @@
 #include <set>
 #include <algorithm>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <omp.h>
@@ -383,6 +384,17 @@ std::string Executor::pipelineSummary() const {
                   "; segments:";
   for (const auto &seg : replicas_.front()->segments())
     s += " [stage " + std::to_string(seg.stage) + ": " + std::to_string(seg.ops) + " ops]";
+  if (p.runNs() > 0) {  // balance: how much of the pipelined runs' time each stage worked
+    s += "; busy";
+    for (size_t k = 0; k < static_cast<size_t>(p.stages()); ++k) {
+      char part[64];
+      std::snprintf(part, sizeof(part), "%s stage %zu %.1f%%", k ? "," : "", k, 100.0 * p.stageBusyNs(k) / p.runNs());
+      s += part;
+    }
+    char part[64];
+    std::snprintf(part, sizeof(part), " of %.3f ms", p.runNs() / 1e6);
+    s += part;
+  }
   return s;
 }
 
@@ -702,6 +714,7 @@ std::vector<OpStats> Executor::opStats() const {
 void Executor::resetStats() {
   for (auto &d : replicas_) d->resetStats();
   for (auto &d : pipelineInstances_) d->resetStats();
+  for (auto &p : pipelines_) p->resetStats();
 }
 
 } // namespace popart::popx

@@ -8,6 +8,10 @@ namespace {
 
 // Polls idle() for ~50 us, yielding the core, before the caller sleeps: a
 // hand-off between stages then usually costs no sleep and wake-up.
+int64_t nsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+}
+
 template <class Idle> void pollWhile(Idle idle) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
   while (idle() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
@@ -64,11 +68,13 @@ void PipelineRunner::work(size_t stage) {
       // All threads while no other stage works, else this stage's share.
       const int others = busy_.fetch_add(1);
       omp_set_num_threads(others == 0 ? all : threadsPerStage_);
+      const auto t0 = std::chrono::steady_clock::now();
       try {
         d.segments()[t.segment].prog.run();
       } catch (...) {
         err = std::current_exception();
       }
+      q.busyNs.fetch_add(nsSince(t0), std::memory_order_relaxed);
       busy_.fetch_sub(1);
     }
     std::lock_guard<std::mutex> lock(m_);
@@ -83,7 +89,13 @@ void PipelineRunner::work(size_t stage) {
   }
 }
 
+void PipelineRunner::resetStats() {
+  for (auto &q : stageQueues_) q.busyNs = 0;
+  runNs_ = 0;
+}
+
 void PipelineRunner::run(int64_t count, const MicroBatchFn &begin, const MicroBatchFn &end) {
+  const auto started = std::chrono::steady_clock::now();
   const auto K = static_cast<int64_t>(instances_.size());
   auto instance = [&](int64_t m) -> Devicex & { return *instances_[static_cast<size_t>(m % K)]; };
   {
@@ -128,6 +140,7 @@ void PipelineRunner::run(int64_t count, const MicroBatchFn &begin, const MicroBa
     }
     ++done;
   }
+  runNs_.fetch_add(nsSince(started), std::memory_order_relaxed);
   if (failure) std::rethrow_exception(failure);
 }
 

@@ -37,6 +37,11 @@ public:
   int64_t stages() const { return static_cast<int64_t>(stageQueues_.size()); }
   int64_t inFlight() const { return static_cast<int64_t>(instances_.size()); }
   int threadsPerStage() const { return threadsPerStage_; }
+  /// Time stage s spent running segments, and the time inside run(), since
+  /// the last resetStats() (nanoseconds): how well the stages are balanced.
+  int64_t stageBusyNs(size_t s) const { return stageQueues_[s].busyNs.load(std::memory_order_relaxed); }
+  int64_t runNs() const { return runNs_.load(std::memory_order_relaxed); }
+  void resetStats();
 
 private:
   struct Task {
@@ -47,6 +52,7 @@ private:
     std::deque<Task> tasks;
     std::condition_variable cv;
     std::atomic<int64_t> queued{0};  // tasks.size(), polled without the lock
+    std::atomic<int64_t> busyNs{0};
   };
   void work(size_t stage);
   void push(const Task &t);  // caller holds m_
@@ -61,6 +67,7 @@ private:
   std::condition_variable finishedCv_;
   std::vector<char> finished_;
   std::atomic<int64_t> finishes_{0};  // micro-batches finished in this run, polled without the lock
+  std::atomic<int64_t> runNs_{0};
   std::exception_ptr error_;
   bool stop_ = false;
 };

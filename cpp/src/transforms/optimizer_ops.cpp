@@ -136,6 +136,14 @@ bool fuseAccumulation(const Ir &ir, const Tensor *grad, const TensorInfo &acc) {
   return p->opid == internalOp("MatMulRhsGrad") && p->output->n() == 1;
 }
 
+// An op working on a gradient runs where the gradient is made (its pipeline
+// stage and virtual graph), as PopART places accumulation ops.
+void placeWithGradient(Op *op, const Tensor *grad) {
+  if (!grad->hasProducer()) return;
+  op->settings.vgraphId = grad->getProducer()->settings.vgraphId;
+  op->settings.pipelineStage = grad->getProducer()->settings.pipelineStage;
+}
+
 // Accum___w += g (g cast to the accumulator's type first when they differ).
 TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) {
   Graph &g = ir.getMainGraph();
@@ -146,7 +154,8 @@ TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) 
     in = ir.createIntermediateTensorId(grad + "_as_" + toLowerString(info.dataType()));
     Attributes to;
     to.setAttribute("to", Attributes::Int(onnxDataType(info.dataType())));
-    g.createConnectedOp(onnxOp("Cast", {13}), {{0, grad}}, {{0, in}}, to, "CastGradient_" + w->id);
+    placeWithGradient(g.createConnectedOp(onnxOp("Cast", {13}), {{0, grad}}, {{0, in}}, to, "CastGradient_" + w->id),
+                      g.getTensor(grad));
   }
   if (fuseAccumulation(ir, g.getTensor(in), info)) {
     // acc += A^T dY in the weight-gradient product itself, where the gradient was computed.
@@ -164,8 +173,9 @@ TensorId addAccumulator(Ir &ir, Tensor *w, const TensorId &grad, DataType type) 
   }
   Attributes attrs;
   if (runningMean(ir)) attrs.setAttribute("runningMeanOver", Attributes::Int(microBatchesPerUpdate(ir)));
-  g.createConnectedOp(internalOp("GradAccumulate"), {{0, acc}, {1, in}}, {{0, acc + "__accumulated"}}, attrs,
-                      "GradAccumulate_" + w->id);
+  placeWithGradient(g.createConnectedOp(internalOp("GradAccumulate"), {{0, acc}, {1, in}}, {{0, acc + "__accumulated"}},
+                                        attrs, "GradAccumulate_" + w->id),
+                    g.getTensor(in));
   return acc;
 }
 

@@ -1,6 +1,8 @@
 """Pipelining (enablePipelining with pipelineStage / virtualGraph annotations):
 the stages run concurrently on their own threads, and training gives exactly
 the weights of the same model without pipelining (same accumulation)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -163,3 +165,94 @@ def test_bad_input_in_a_pipelined_run_raises_and_the_session_recovers():
     anchors = s.initAnchorArrays()
     s.run(popart.PyStepIO(good, anchors))
     assert np.all(np.isfinite(anchors[loss]))
+
+
+def segments(report):
+    """The stages of the pipeline's segments, in program order, from the summary report."""
+    return [int(s) for s in re.findall(r"\[stage (\d+): \d+ ops\]", report)]
+
+
+@pytest.mark.parametrize("opt", ["sgd", "adam"])
+def test_each_stage_runs_its_work_in_one_segment_per_phase(opt):
+    """The gradient accumulation ops run on their gradients' stage and the schedule keeps
+    each stage's ops together: stage 0 forward, stage 1 forward and backward (its
+    weights' accumulation included), stage 0 backward: two hand-offs per micro-batch
+    and no trailing segment of stage 1 after stage 0's backward."""
+    _, _, s = run(True, 4, opt)
+    report = s.getSummaryReport()
+    assert segments(report) == [0, 1, 0], report
+
+
+def test_report_shows_how_busy_each_stage_was():
+    _, _, s = run(True, 4, "sgd", steps=2)
+    report = s.getSummaryReport()
+    m = re.search(r"busy stage 0 ([\d.]+)%, stage 1 ([\d.]+)% of ([\d.]+) ms", report)
+    assert m, report
+    busy0, busy1, ms = (float(g) for g in m.groups())
+    assert 0 < busy0 <= 100 and 0 < busy1 <= 100 and ms > 0
+    # resetProfile (the default) starts the count again: no pipelined run since
+    assert "busy" not in s.getSummaryReport()
+
+
+def test_stage_heavier_in_work_is_busier():
+    """Busy shares follow the work: with a wide first layer, stage 0 works longer than stage 1."""
+    b = popart.Builder()
+    x = b.addInputTensor(popart.TensorInfo("FLOAT", [32, 512]), "x")
+    label = b.addInputTensor(popart.TensorInfo("INT32", [32]), "label")
+    rng = np.random.RandomState(0)
+    with b.pipelineStage(0), b.virtualGraph(0):
+        h = x
+        for i in range(4):
+            w = b.addInitializedInputTensor((rng.standard_normal((512, 512)) * 0.04).astype(np.float32), f"W{i}")
+            h = b.aiOnnx.relu([b.aiOnnx.matmul([h, w])])
+    with b.pipelineStage(1), b.virtualGraph(1):
+        w = b.addInitializedInputTensor((rng.standard_normal((512, OUT)) * 0.04).astype(np.float32), "Wout")
+        loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([b.aiOnnx.matmul([h, w])], axis=1), label])
+    opts = popart.SessionOptions()
+    opts.enablePipelining = True
+    opts.virtualGraphMode = popart.VirtualGraphMode.Manual
+    opts.enableGradientAccumulation = True
+    opts.accumulationFactor = 8
+    s = popart.TrainingSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("Final")}),
+                               loss=loss, optimizer=optimizer("sgd"), userOptions=opts,
+                               deviceInfo=popart.DeviceManager().createIpuModelDevice({"numIPUs": 2}))
+    s.prepareDevice()
+    s.weightsFromHost()
+    feeds = {"x": rng.standard_normal((8, 32, 512)).astype(np.float32), "label": rng.randint(0, OUT, (8, 32)).astype(np.int32)}
+    for _ in range(3):
+        s.run(popart.PyStepIO(feeds, s.initAnchorArrays()))
+    busy0, busy1 = (float(g) for g in re.search(r"busy stage 0 ([\d.]+)%, stage 1 ([\d.]+)%", s.getSummaryReport()).groups())
+    assert busy0 > 2 * busy1, (busy0, busy1)
+
+
+def test_accumulation_ops_run_on_their_gradients_stage():
+    """A bias added on stage 1 adds ops (its gradient's sum and accumulation) to stage 1 only:
+    stage 0's segments hold as many ops as without it."""
+    def op_counts(stage1_bias):
+        b = popart.Builder()
+        x = b.addInputTensor(popart.TensorInfo("FLOAT", [BATCH, IN]), "x")
+        label = b.addInputTensor(popart.TensorInfo("INT32", [BATCH]), "label")
+        w0 = initial_weights()
+        with b.pipelineStage(0), b.virtualGraph(0):
+            w1, b1 = b.addInitializedInputTensor(w0["W1"], "W1"), b.addInitializedInputTensor(w0["B1"], "B1")
+            h = b.aiOnnx.relu([b.aiOnnx.add([b.aiOnnx.matmul([x, w1]), b1])])
+        with b.pipelineStage(1), b.virtualGraph(1):
+            y = b.aiOnnx.matmul([h, b.addInitializedInputTensor(w0["W2"], "W2")])
+            if stage1_bias:
+                y = b.aiOnnx.add([y, b.addInitializedInputTensor(np.zeros(OUT, np.float32), "B2")])
+            loss = b.aiGraphcore.nllloss([b.aiOnnx.softmax([y], axis=1), label])
+        opts = popart.SessionOptions()
+        opts.enablePipelining = True
+        opts.virtualGraphMode = popart.VirtualGraphMode.Manual
+        opts.enableGradientAccumulation = True
+        opts.accumulationFactor = 2
+        s = popart.TrainingSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, {}), loss=loss,
+                                   optimizer=optimizer("sgd"), userOptions=opts,
+                                   deviceInfo=popart.DeviceManager().createIpuModelDevice({"numIPUs": 2}))
+        s.prepareDevice()
+        return [(int(st), int(n)) for st, n in re.findall(r"\[stage (\d+): (\d+) ops\]", s.getSummaryReport())]
+
+    without, with_bias = op_counts(False), op_counts(True)
+    assert [st for st, _ in with_bias] == [0, 1, 0], with_bias
+    assert with_bias[0] == without[0] and with_bias[2] == without[2], (without, with_bias)
+    assert with_bias[1][1] > without[1][1]
