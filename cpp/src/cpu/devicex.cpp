@@ -99,6 +99,14 @@ const Op *Devicex::productOf(const Tensor *t) const {
   return it == shared_->products.end() ? nullptr : it->second;
 }
 
+std::optional<bool> Devicex::gathersAccumulation(const Op *p) const {
+  if (!shared_) return std::nullopt;
+  auto it = shared_->accumulations.find(p);
+  return it == shared_->accumulations.end() ? std::nullopt : std::optional<bool>(it->second);
+}
+
+bool Devicex::summedGradient(const Tensor *t) const { return shared_ && shared_->summed.count(t); }
+
 bool Devicex::productRunsInReduction(const Op *p) const {
   if (!shared_ || p->output->n() != 1) return false;
   const Tensor *x = p->outTensor(0);

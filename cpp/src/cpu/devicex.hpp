@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -119,6 +120,12 @@ public:
   const Op *productOf(const Tensor *t) const;
   /// `p` is such a product: its own kernel does nothing.
   bool productRunsInReduction(const Op *p) const;
+  /// Accumulation `p` (a MatMulRhsGradAccumulate) adds this replica's rows of the product over every
+  /// replica's samples to the accumulator they share (SharedUpdates::accumulations): whether it
+  /// divides by the replicas (a Mean reduction), or nullopt when it accumulates the replica's own.
+  std::optional<bool> gathersAccumulation(const Op *p) const;
+  /// Reduced gradient t is its accumulator, which holds the sum over the replicas already.
+  bool summedGradient(const Tensor *t) const;
   /// Stages chosen by the executor (VirtualGraphMode::Auto), used where ops
   /// have neither pipelineStage nor virtualGraph. Set before prepare().
   void setAutoStages(std::unordered_map<const Op *, int64_t> stages) { autoStages_ = std::move(stages); }

@@ -364,7 +364,7 @@ void Executor::hostBarrier(const char *what) const {
 }
 
 int64_t Executor::gradientsFromAllReplicas() const {
-  return shared_ ? static_cast<int64_t>(shared_->products.size()) : 0;
+  return shared_ ? static_cast<int64_t>(shared_->products.size() + shared_->accumulations.size()) : 0;
 }
 
 std::pair<int64_t, int64_t> Executor::sharedTensors() const {

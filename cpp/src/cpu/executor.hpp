@@ -69,7 +69,7 @@ public:
   /// Gradients that the other replicas read in place (not packed) to reduce them.
   int64_t gradientsReadInPlace() const { return static_cast<int64_t>(peers_.size()); }
   /// Weight gradients each replica makes its slice of from every replica's
-  /// activations (shared_update.hpp, SharedUpdates::products).
+  /// activations (shared_update.hpp, SharedUpdates::products and accumulations).
   int64_t gradientsFromAllReplicas() const;
   /// Placement for the report: stages, segments, in-flight micro-batches (empty when not pipelined).
   std::string pipelineSummary() const;

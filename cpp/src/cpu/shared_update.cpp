@@ -5,6 +5,7 @@
 #include "popart/dataflow.hpp"
 #include "popart/graph.hpp"
 #include "popart/ir.hpp"
+#include "popart/sessionoptions.hpp"
 #include "popart/tensor.hpp"
 #include "popart/variablesettings.hpp"
 #include <algorithm>
@@ -87,6 +88,34 @@ const Op *reducedProduct(const Ir &ir, const Tensor &g, const std::unordered_map
   return p;
 }
 
+// The MatMulRhsGradAccumulate adding to the accumulator that reduced gradient g (an output of its
+// in-place reduction) reduces, when the accumulator is a FLOAT variable only it and the reduction read,
+// and the product's operands are at most twice the gradient (as reducedProduct); else null.
+const Op *gatheredAccumulation(const Ir &ir, const Tensor &g) {
+  const Op *r = g.getProducer();
+  const OutIndex o = r->output->indices(const_cast<Tensor *>(&g)).front();
+  if (!r->input->hasIndex(o) || !r->aliases(o, o)) return nullptr;
+  const Tensor *x = r->inTensor(o);  // the accumulator
+  if (x->tensorType() != TensorType::Variable || x->info.dataType() != DataType::FLOAT ||
+      ir.getDataFlow().isAnchored(x->id))
+    return nullptr;
+  const Op *p = nullptr;
+  for (const Op *c : x->consumers.getOps()) {
+    if (c == r) continue;
+    if (p || c->opid.type != "MatMulRhsGradAccumulate" || c->inTensor(2) != x) return nullptr;
+    p = c;
+  }
+  if (!p || !p->outTensor(0)->consumers.getOps().empty() || ir.getDataFlow().isAnchored(p->outTensor(0)->id))
+    return nullptr;
+  const auto product = sampleProduct(*p);
+  const Shape &sl = product->left->info.shape(), &sr = product->right->info.shape(), &sx = x->info.shape();
+  if (sx.size() != 2 || sl.size() < 2 || sr.size() != sl.size() || !std::equal(sl.begin(), sl.end() - 1, sr.begin()) ||
+      sl.back() != sx[0] || sr.back() != sx[1] || product->left->info.dataType() != DataType::FLOAT ||
+      product->right->info.dataType() != DataType::FLOAT)
+    return nullptr;
+  return product->left->info.nelms() + product->right->info.nelms() <= 2 * x->info.nelms() ? p : nullptr;
+}
+
 } // namespace
 
 SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements) {
@@ -130,7 +159,14 @@ SharedUpdates planSharedUpdates(Ir &ir, int64_t replicas, int64_t minElements) {
     plan.grads.insert(u->inTensor(1));
     plan.tensors.insert(w);
     plan.tensors.insert(state.begin(), state.end());
-    if (const Op *p = reducedProduct(ir, *u->inTensor(1), place)) plan.products[u->inTensor(1)] = p;
+    if (const Op *p = reducedProduct(ir, *u->inTensor(1), place)) {
+      plan.products[u->inTensor(1)] = p;
+    } else if (const Op *a = ir.getSessionOptions().enablePipelining ? nullptr
+                                                                       : gatheredAccumulation(ir, *u->inTensor(1))) {
+      plan.accumulations[a] = collectives::collectiveOperator(*r) == 1;  // Mean
+      plan.summed.insert(u->inTensor(1));
+      plan.tensors.insert(a->inTensor(2));  // the accumulator
+    }
   }
   return plan;
 }
@@ -141,6 +177,7 @@ std::vector<const Tensor *> inPlaceGradients(const SharedUpdates &plan, const Ir
     if (r->opid.type != "ReplicatedAllReduceFused" && r->opid.type != "ReplicatedAllReduceFusedInplace") continue;
     for (const auto &[i, t] : r->input->tensorMap()) {
       if (!plan.grads.count(r->outTensor(i)) || plan.products.count(r->outTensor(i)) ||
+          plan.summed.count(r->outTensor(i)) ||
           ir.getDataFlow().isAnchored(t->id))
         continue;  // (a product's gradient is not made: its inputs are exchanged)
       bool own = t->tensorType() == TensorType::Variable;  // an accumulator
@@ -159,6 +196,7 @@ std::vector<const Tensor *> inPlaceGradients(const SharedUpdates &plan, const Ir
 }
 
 std::optional<SampleProduct> sampleProduct(const Op &p) {
+  if (p.opid.type == "MatMulRhsGradAccumulate") return SampleProduct{p.inTensor(1), p.inTensor(0), 1.0f};
   if (p.input->n() != 2 || p.output->n() != 1) return std::nullopt;
   const Tensor *dy = p.inTensor(0), *a = p.inTensor(1);
   if (p.opid.type == "MatMulRhsGrad") return SampleProduct{a, dy, 1.0f};

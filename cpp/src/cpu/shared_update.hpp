@@ -46,6 +46,15 @@ struct SharedUpdates {
   // slice's rows of alpha [L_0; L_1; ...]^T [R_0; R_1; ...]), while the operands
   // are at most twice the gradient (at most 2 K N / (K + N) rows of samples).
   std::unordered_map<const Tensor *, const Op *> products;
+  // With gradient accumulation: a MatMulRhsGradAccumulate whose accumulator
+  // (then in tensors, held once) every replica adds to at each micro-batch: the
+  // replicas exchange the product's operands and each adds the rows of its
+  // slice of the product over all their samples (scaled by 1 / replicas for a
+  // Mean reduction: the value). The accumulator then holds the reduced
+  // gradient, and its reduction (the reduced gradient is in `summed`) does
+  // nothing. Not with pipelining (a replica's stages would exchange at once).
+  std::unordered_map<const Op *, bool> accumulations;
+  std::unordered_set<const Tensor *> summed;
 };
 
 /// A weight's gradient as a product over rows of samples: alpha * left^T right, left [..., K] and
@@ -54,8 +63,8 @@ struct SampleProduct {
   const Tensor *left, *right;
   float alpha;
 };
-/// Weight-gradient product p (MatMulRhsGrad: A^T dY; GemmGrad of B with a plain A: alpha A^T dY, or
-/// alpha dY^T A when transB) as a SampleProduct; nullopt for other ops.
+/// Weight-gradient product p (MatMulRhsGrad or MatMulRhsGradAccumulate: A^T dY; GemmGrad of B with a
+/// plain A: alpha A^T dY, or alpha dY^T A when transB) as a SampleProduct; nullopt for other ops.
 std::optional<SampleProduct> sampleProduct(const Op &p);
 
 /// The weights `replicas` replicas (all the session's replicas) may share;

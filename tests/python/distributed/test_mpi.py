@@ -72,29 +72,26 @@ def weights_of(result):
 @pytest.mark.parametrize("local", [1, 2])
 def test_processes_on_one_host_share_their_weights(tmp_path, local, micro, opt, states):
     """Processes on one host hold the large weights and their optimizer state
-    once, in memory they all map, and each updates a slice: the weights are
-    those of one replica on the full batch, the same on every rank, those of
-    processes that hold a copy each (bit-identical with accumulation; without,
-    up to summation order: the weight gradients are then products over every
+    once (with accumulation also their gradient accumulators), in memory they
+    all map, and each updates a slice: the weights are those of one replica on
+    the full batch, the same on every rank, those of processes that hold a copy
+    each up to summation order (the weight gradients are products over every
     replica's activations), and each process's own memory is smaller by them."""
     got = run_shared(tmp_path / "a", local, micro, opt)
     copies = run_shared(tmp_path / "b", local, micro, opt, env={"POPART_SHARED_WEIGHTS": "0"})
-    shared_mb = (1 + states) * (6 + 4) * 1024 * 4 / 1e6  # W1 and W2 with their elementwise state
-    products = 2 if micro == 1 else 0
+    held = 1 + states + (micro > 1)  # W1 and W2, their elementwise state and accumulators
+    shared_mb = held * (6 + 4) * 1024 * 4 / 1e6
     for rank in (0, 1):
-        # W1's and W2's weight gradients are made from every replica's activations (without
-        # accumulation), or their accumulators are read in place: nothing weight-sized is packed.
-        assert tuple(got[rank]["shared"]) == (2 * (1 + states), pytest.approx(shared_mb, abs=1e-3), 2 - products,
-                                              products)
+        # W1's and W2's weight gradients are made from every replica's activations: the step's
+        # products, or each micro-batch's added to the accumulators the processes share. Nothing
+        # weight-sized is packed or read in place.
+        assert tuple(got[rank]["shared"]) == (2 * held, pytest.approx(shared_mb, abs=1e-3), 0, 2)
         assert bool(got[rank]["across"])
         assert tuple(copies[rank]["shared"]) == (0, 0, 0, 0)
         assert float(copies[rank]["persistent"]) - float(got[rank]["persistent"]) == pytest.approx(shared_mb, abs=2e-3)
         for k in ("W1", "B1", "W2"):
             np.testing.assert_array_equal(got[rank][k], got[0][k])
-            if products:
-                assert max_rel_diff({k: got[rank][k]}, {k: copies[rank][k]}) <= (1e-6 if opt == "sgd" else 1e-5)
-            else:
-                np.testing.assert_array_equal(got[rank][k], copies[rank][k])
+            assert max_rel_diff({k: got[rank][k]}, {k: copies[rank][k]}) <= (1e-6 if opt == "sgd" else 1e-5)
     from replication._replica_models import large_weights
     replicas = 2 * local
     data = make_data(STEPS, micro, replicas, BATCH)

@@ -29,27 +29,28 @@ def train(s, data, micro, replicas):
 def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, micro, replicas, monkeypatch):
     data = make_data(STEPS, micro, replicas, BATCH)
     s = session(BATCH, micro, replicas, opt, weights=weights())
-    # W1 and W2 with their elementwise state (SGD: velocity; Adam: m, v; not Adam's step count).
-    assert shared_line(s) == (2 * (1 + states), pytest.approx((1 + states) * (6 + 4) * HID * 4 / 1e6, abs=1e-3))
+    # W1 and W2 with their elementwise state (SGD: velocity; Adam: m, v; not Adam's step count) and,
+    # with accumulation, their gradient accumulators.
+    held = 1 + states + (micro > 1)
+    assert shared_line(s) == (2 * held, pytest.approx(held * (6 + 4) * HID * 4 / 1e6, abs=1e-3))
     got = train(s, data, micro, replicas)
     # The gradient reductions merged into one all-reduce are sliced as well.
     merged_s = session(BATCH, micro, replicas, opt, weights=weights(), merge_allreduce=True)
     assert shared_line(merged_s) == shared_line(s)
     # Without accumulation, each replica makes its slice of W1's and W2's reduced gradient as one
     # product over every replica's activations (A^T dY over all their samples), merged reductions
-    # or not: no MatMulRhsGrad runs on its own. With accumulation the products are accumulated
-    # first, and reduced as before: one all-reduce per weight reads the others' gradients in place
-    # anyway; the merged one reads W1's and W2's accumulators in place instead of packing them.
-    products = 2 if micro == 1 else 0
-    assert shared_line(s, products=True)[2] == products
-    assert shared_line(merged_s, products=True)[2] == products
+    # or not: no MatMulRhsGrad runs on its own. With accumulation, each micro-batch every replica
+    # adds its rows of that product to the accumulator they share, which then holds the reduced
+    # gradient: nothing is reduced, nor read in place.
+    assert shared_line(s, products=True)[2] == 2
+    assert shared_line(merged_s, products=True)[2] == 2
     assert shared_line(s, in_place=True)[2] == 0
-    assert shared_line(merged_s, in_place=True)[2] == 2 - products
+    assert shared_line(merged_s, in_place=True)[2] == 0
     assert ("MatMulRhsGrad" in op_types(s)) == (micro > 1)  # (MatMulRhsGradAccumulate with accumulation)
     assert ("MatMulRhsGrad" in op_types(merged_s)) == (micro > 1)
     fused = train(merged_s, data, micro, replicas)
-    # Bit-identical to replicas with a copy each (up to summation order where the products
-    # over all replicas' samples replace the reduction of each replica's product) ...
+    # The same as replicas with a copy each up to summation order (the products over all
+    # replicas' samples replace the reduction of each replica's product) ...
     monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")
     copies = session(BATCH, micro, replicas, opt, weights=weights())
     assert shared_line(copies) is None
@@ -57,12 +58,8 @@ def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, mi
     unshared = train(copies, data, micro, replicas)
     monkeypatch.delenv("POPART_SHARED_WEIGHTS")
     for k in got:
-        if products:
-            np.testing.assert_array_equal(fused[k], got[k])  # the same products, the same reductions
-            assert max_rel_diff({k: got[k]}, {k: unshared[k]}) <= (1e-6 if opt == "sgd" else 1e-5)
-        else:
-            np.testing.assert_array_equal(got[k], unshared[k])
-            np.testing.assert_array_equal(fused[k], unshared[k])
+        np.testing.assert_array_equal(fused[k], got[k])  # the same products, the same reductions
+        assert max_rel_diff({k: got[k]}, {k: unshared[k]}) <= (1e-6 if opt == "sgd" else 1e-5)
     # ... and one replica on the larger batch up to summation order (which Adam's
     # normalisation amplifies where a gradient is near 0).
     want = train(session(replicas * BATCH, micro, 1, opt, weights=weights()), merged(data, replicas), micro, 1)
@@ -73,24 +70,26 @@ def test_shared_weights_train_as_one_replica_on_the_larger_batch(opt, states, mi
 
 @pytest.mark.parametrize("opt", ["sgd", "adam"])
 @pytest.mark.parametrize("reduction", ["Mean", "Sum"])
-def test_weight_gradients_from_every_replica_over_partial_rows(opt, reduction, monkeypatch):
+@pytest.mark.parametrize("micro", [1, 3])
+def test_weight_gradients_from_every_replica_over_partial_rows(opt, reduction, micro, monkeypatch):
     """Three replicas (a mean over 3), W1 [6, 1030]: the replicas' slices end inside rows, which
-    two replicas then both compute (each writes its own copy of the row). Sum: the gradients of
-    the replicas' losses add up, as one replica's loss summed over the whole batch."""
+    two replicas then both compute (each writes its own copy of the row), or, adding to the
+    accumulator they share (micro > 1), only one of them adds. Sum: the gradients of the replicas'
+    losses add up, as one replica's loss summed over the whole batch."""
     w = weights(hidden=1030)
-    data = make_data(STEPS, 1, 3, BATCH)
-    s = session(BATCH, 1, 3, opt, weights=w, reduction=reduction)
+    data = make_data(STEPS if micro == 1 else 1, micro, 3, BATCH)  # (a sum over 9 micro-batches diverges in 3)
+    s = session(BATCH, micro, 3, opt, weights=w, reduction=reduction)
     assert shared_line(s, products=True)[2] == 2
-    got = train_steps(s, data, 1, 3, like=w)
+    got = train_steps(s, data, micro, 3, like=w)
     monkeypatch.setenv("POPART_SHARED_WEIGHTS", "0")
-    unshared = train_steps(session(BATCH, 1, 3, opt, weights=w, reduction=reduction), data, 1, 3, like=w)
+    unshared = train_steps(session(BATCH, micro, 3, opt, weights=w, reduction=reduction), data, micro, 3, like=w)
     monkeypatch.delenv("POPART_SHARED_WEIGHTS")
     tolerance = 1e-6 if opt == "sgd" else 1e-5
     assert max_rel_diff(got, unshared) <= tolerance
     if reduction == "Mean":
-        want = train_steps(session(3 * BATCH, 1, 1, opt, weights=w), merged(data, 3), 1, 1, like=w)
+        want = train_steps(session(3 * BATCH, micro, 1, opt, weights=w), merged(data, 3), micro, 1, like=w)
         assert max_rel_diff(got, want) <= tolerance
-    assert max_rel_diff(got, train_steps(session(BATCH, 1, 1, opt, weights=w), [], 1, 1, like=w)) > 1e-3
+    assert max_rel_diff(got, train_steps(session(BATCH, micro, 1, opt, weights=w), [], micro, 1, like=w)) > 1e-3
 
 
 def test_large_batches_exchange_gradients_not_activations():

@@ -51,6 +51,7 @@ public:
       if (!grad && dv_p->slicedUpdate(op_p)) {  // a shared weight's gradient: this replica's slice only
         if (const Op *product = dv_p->productOf(op.outTensor(0)))
           return growReplicaWeightGrad(prog, *this, *product, 0, cop == CollectiveOp::Mean);
+        if (dv_p->summedGradient(op.outTensor(0))) return;  // its accumulator (the output) holds the sum
         prog.add([=] { comm->allReduceSlice(r, cop, x.raw(), y.raw(), type, x.nelms()); });
         break;
       }

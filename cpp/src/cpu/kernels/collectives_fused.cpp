@@ -40,6 +40,7 @@ public:
           products.emplace_back(p, i);
           continue;
         }
+        if (dv_p->summedGradient(op.outTensor(i))) continue;  // its accumulator (the output) holds the sum
         views.push_back({in.raw(), out.raw(), in.nelms(), dv_p->slicedGradient(op.outTensor(i)),
                          dv_p->peerBuffers(op.inTensor(i))});
       }

@@ -9,6 +9,7 @@
 #include "cpu/devicex.hpp"
 #include "dispatch.hpp"
 #include "relu.hpp"
+#include "replica_weight_grad.hpp"
 #include "ops/matmul_shape.hpp"
 #include "popart/popx/opx.hpp"
 #include <algorithm>
@@ -449,6 +450,8 @@ public:
   using Opx::Opx;
   void grow(popx::Sequence &prog) const override {
     if (dv_p->productRunsInReduction(op_p)) return;  // the gradient's reduction computes it (replica_weight_grad.hpp)
+    if (const auto mean = dv_p->gathersAccumulation(op_p))  // from every replica's samples, into the shared accumulator
+      return growReplicaWeightGrad(prog, *this, *op_p, 0, *mean, true);
     bool lhs = op_p->opid.type == "MatMulLhsGrad", accumulate = op_p->opid.type == "MatMulRhsGradAccumulate";
     auto g = lhs ? matmulGeometry(outShape(0), inShape(1)) : matmulGeometry(inShape(1), outShape(0));
     auto p = matmulProduct(g, lhs ? 0 : 1);

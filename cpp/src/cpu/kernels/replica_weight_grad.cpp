@@ -32,40 +32,46 @@ struct RowRange {
   int64_t begin, end;
 };
 
-// The rows of the gradient [K, N] that this replica's slice of its K N elements covers.
-RowRange sliceRows(const popx::Devicex &dv, int64_t K, int64_t N) {
+// The rows of the gradient [K, N] that this replica's slice of its K N elements covers;
+// `disjoint`: a row that two slices share goes to the later one only.
+RowRange sliceRows(const popx::Devicex &dv, int64_t K, int64_t N, bool disjoint) {
   const popx::Communicator &comm = dv.communicator();
   const popx::Slice s = popx::replicaSlice(K * N, 4, comm.globalOffset() + dv.localReplica(), comm.globalReplicas());
   if (s.count == 0) return {0, 0};
-  return {s.begin / N, (s.begin + s.count + N - 1) / N};
+  const int64_t end = s.begin + s.count;
+  return disjoint ? RowRange{s.begin / N, end == K * N ? K : end / N} : RowRange{s.begin / N, (end + N - 1) / N};
 }
 
 // Every replica's contribution: its R [M, N], then its L [M, K].
 using Contributions = std::vector<const char *>;
 
-// y[i, :] = scale * sum over p, m of L_p[m, i] R_p[m, :] for the rows i of r (without oneDNN).
-void productLoop(const Contributions &all, RowRange r, int64_t M, int64_t K, int64_t N, float scale, float *y) {
+// y[i, :] (+)= scale * sum over p, m of L_p[m, i] R_p[m, :] for the rows i of r (without oneDNN;
+// `sum` [N]: the row's sum).
+void productLoop(const Contributions &all, RowRange r, int64_t M, int64_t K, int64_t N, float scale, bool accumulate,
+                 float *sum, float *y) {
   for (int64_t i = r.begin; i < r.end; ++i) {
-    float *row = y + i * N;
-    for (int64_t j = 0; j < N; ++j) row[j] = 0.f;
+    for (int64_t j = 0; j < N; ++j) sum[j] = 0.f;
     for (const char *contribution : all) {
       const float *right = reinterpret_cast<const float *>(contribution), *left = right + M * N;
       for (int64_t m = 0; m < M; ++m) {
         const float w = left[m * K + i];
-        for (int64_t j = 0; j < N; ++j) row[j] += w * right[m * N + j];
+        for (int64_t j = 0; j < N; ++j) sum[j] += w * right[m * N + j];
       }
     }
-    for (int64_t j = 0; j < N; ++j) row[j] *= scale;
+    float *row = y + i * N;
+    for (int64_t j = 0; j < N; ++j) row[j] = (accumulate ? row[j] : 0.f) + sum[j] * scale;
   }
 }
 
 #ifdef POPART_WITH_DNNL
 // The product over all replicas' samples: their R stacked, and the slice's
 // columns of their L stacked, in the op's workspace (R then in the layout the
-// product reads fastest); the rows of y written, scaled (alpha, a mean).
+// product reads fastest); the rows of y written, scaled (alpha, a mean), or
+// added to them (`accumulate`).
 class GatheredProduct {
 public:
-  GatheredProduct(popx::Devicex &dv, RowRange r, int64_t replicas, int64_t m, int64_t k, int64_t n, float scale)
+  GatheredProduct(popx::Devicex &dv, RowRange r, int64_t replicas, int64_t m, int64_t k, int64_t n, float scale,
+                  bool accumulate)
       : first_(r.begin), rows_(r.end - r.begin), M_(m), K_(k), N_(n) {
     using dnnl::memory;
     const int64_t samples = replicas * M_;
@@ -74,6 +80,7 @@ public:
     const memory::desc yd({rows_, N_}, memory::data_type::f32, memory::dims{N_, 1});
     dnnl::post_ops ops;
     if (scale != 1.0f) ops.append_eltwise(dnnl::algorithm::eltwise_linear, scale, 0.0f);
+    if (accumulate) ops.append_sum(1.0f);
     dnnl::primitive_attr attr;
     attr.set_post_ops(ops);
     const memory::desc anyLayout(rd.get_dims(), memory::data_type::f32, memory::format_tag::any);
@@ -117,7 +124,8 @@ private:
 
 } // namespace
 
-void growReplicaWeightGrad(popx::Sequence &prog, const popx::Opx &opx, const Op &product, OutIndex out, bool mean) {
+void growReplicaWeightGrad(popx::Sequence &prog, const popx::Opx &opx, const Op &product, OutIndex out, bool mean,
+                           bool accumulate) {
   popx::Devicex &dv = *opx.dv_p;
   popx::Communicator *comm = &dv.communicator();
   const auto operands = popx::sampleProduct(product);
@@ -126,7 +134,7 @@ void growReplicaWeightGrad(popx::Sequence &prog, const popx::Opx &opx, const Op 
   // L [..., K] and R [..., N]: M rows of samples.
   const int64_t K = leftT->info.shape().back(), N = rightT->info.shape().back(), M = leftT->info.nelms() / K;
   const int64_t local = dv.localReplica();
-  const RowRange rows = sliceRows(dv, K, N);
+  const RowRange rows = sliceRows(dv, K, N, accumulate);
   const float scale = operands->alpha / (mean ? static_cast<float>(comm->globalReplicas()) : 1.0f);
   auto inputs = std::make_shared<ProductInputs>(
       ProductInputs{dv.view(leftT).data<float>(), dv.view(rightT).data<float>()});
@@ -136,18 +144,20 @@ void growReplicaWeightGrad(popx::Sequence &prog, const popx::Opx &opx, const Op 
   if (rightT->tensorType() == TensorType::Stream)
     dv.addStreamReader(rightT, [inputs](const void *p) { inputs->right = static_cast<const float *>(p); });
   float *y = opx.getOutTensor(out).data<float>();
-  std::function<void(const Contributions &)> compute = [=](const Contributions &all) {
-    productLoop(all, rows, M, K, N, scale, y);
-  };
+  std::function<void(const Contributions &)> compute;
 #ifdef POPART_WITH_DNNL
   try {
     if (rows.end > rows.begin) {
-      auto gathered = std::make_shared<GatheredProduct>(dv, rows, comm->globalReplicas(), M, K, N, scale);
+      auto gathered = std::make_shared<GatheredProduct>(dv, rows, comm->globalReplicas(), M, K, N, scale, accumulate);
       compute = [=](const Contributions &all) { gathered->run(all, y); };
     }
   } catch (const dnnl::error &) {  // no oneDNN product for these shapes: the loops
   }
 #endif
+  if (!compute) {
+    float *sum = rows.end > rows.begin ? opx.createTensor(TensorInfo(DataType::FLOAT, {N})).data<float>() : nullptr;
+    compute = [=](const Contributions &all) { productLoop(all, rows, M, K, N, scale, accumulate, sum, y); };
+  }
   const int64_t rightBytes = M * N * 4, leftBytes = M * K * 4;
   prog.add([=] {
     char *mine = comm->contribution(local, rightBytes + leftBytes);  // where the others read it

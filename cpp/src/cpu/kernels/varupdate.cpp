@@ -61,9 +61,11 @@ private:
     args.w = part(args.w);
     args.g = part(args.g);
     const bool any = s.count > 0;
+    // The replica's own accumulator, or its slice of the one the replicas share.
+    const popx::TensorView cleared = dv_p->summedGradient(op_p->inTensor(1)) ? args.g : g;
     prog.add([=] {
       if (any) fn(args);
-      if (zero) std::memset(g.raw(), 0, static_cast<size_t>(g.nbytes()));  // the replica's own accumulator
+      if (zero) std::memset(cleared.raw(), 0, static_cast<size_t>(cleared.nbytes()));
     });
   }
 
