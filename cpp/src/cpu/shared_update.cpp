@@ -51,6 +51,19 @@ bool sliceableUpdate(const Op &u) {
            (mode == static_cast<int64_t>(AdamMode::Lamb) || mode == static_cast<int64_t>(AdamMode::LambNoBias)));
 }
 
+// Product p's operands are FLOAT, left [..., rows of x] and right [..., columns of x] with the same
+// leading dims (rows of samples) for its 2-D result x, and at most twice x: the operands a replica
+// exchanges (and stacks), against x, which the other way is written by the product and read and
+// written again to be reduced: rows (K + N) <= 2 K N.
+bool exchangeable(const SampleProduct &p, const Tensor &x) {
+  const Shape &sl = p.left->info.shape(), &sr = p.right->info.shape(), &sx = x.info.shape();
+  if (sx.size() != 2 || sl.size() < 2 || sr.size() != sl.size() || !std::equal(sl.begin(), sl.end() - 1, sr.begin()) ||
+      sl.back() != sx[0] || sr.back() != sx[1] || p.left->info.dataType() != DataType::FLOAT ||
+      p.right->info.dataType() != DataType::FLOAT)
+    return false;
+  return p.left->info.nelms() + p.right->info.nelms() <= 2 * x.info.nelms();
+}
+
 // The weight-gradient product whose result reduced gradient g (an output of its reduction)
 // reduces, read by that reduction only, when it is a FLOAT SampleProduct of a 2-D weight whose
 // inputs nothing modifies after it has run; else null.
@@ -64,20 +77,10 @@ const Op *reducedProduct(const Ir &ir, const Tensor &g, const std::unordered_map
     return nullptr;
   const Op *p = x->getProducer();
   const auto product = sampleProduct(*p);
-  if (!product) return nullptr;
-  const Tensor *left = product->left, *right = product->right;
-  // left [..., rows of x] and right [..., columns of x] with the same leading dims (rows of samples).
-  const Shape &sl = left->info.shape(), &sr = right->info.shape(), &sx = x->info.shape();
-  if (sx.size() != 2 || sl.size() < 2 || sr.size() != sl.size() || !std::equal(sl.begin(), sl.end() - 1, sr.begin()) ||
-      sl.back() != sx[0] || sr.back() != sx[1] || left->info.dataType() != DataType::FLOAT ||
-      right->info.dataType() != DataType::FLOAT)
-    return nullptr;
-  // Only while the operands a replica exchanges (and stacks) are at most twice the gradient, which the
-  // other way is written by the product and read and written again to be reduced: rows (K + N) <= 2 K N.
-  if (left->info.nelms() + right->info.nelms() > 2 * x->info.nelms()) return nullptr;
+  if (!product || !exchangeable(*product, *x)) return nullptr;
   auto at = place.find(p);
   if (at == place.end()) return nullptr;
-  for (const Tensor *t : {left, right}) {  // the other replicas read them until r is over
+  for (const Tensor *t : {product->left, product->right}) {  // the other replicas read them until r is over
     std::vector<std::pair<Op *, InIndex>> reads;
     readers(aliasRoot(t), reads);
     for (const auto &[c, i] : reads) {
@@ -90,7 +93,8 @@ const Op *reducedProduct(const Ir &ir, const Tensor &g, const std::unordered_map
 
 // The MatMulRhsGradAccumulate adding to the accumulator that reduced gradient g (an output of its
 // in-place reduction) reduces, when the accumulator is a FLOAT variable only it and the reduction read,
-// and the product's operands are at most twice the gradient (as reducedProduct); else null.
+// and the product's operands are exchangeable; else null. (The operands are read while it runs: it
+// exchanges them itself.)
 const Op *gatheredAccumulation(const Ir &ir, const Tensor &g) {
   const Op *r = g.getProducer();
   const OutIndex o = r->output->indices(const_cast<Tensor *>(&g)).front();
@@ -107,13 +111,7 @@ const Op *gatheredAccumulation(const Ir &ir, const Tensor &g) {
   }
   if (!p || !p->outTensor(0)->consumers.getOps().empty() || ir.getDataFlow().isAnchored(p->outTensor(0)->id))
     return nullptr;
-  const auto product = sampleProduct(*p);
-  const Shape &sl = product->left->info.shape(), &sr = product->right->info.shape(), &sx = x->info.shape();
-  if (sx.size() != 2 || sl.size() < 2 || sr.size() != sl.size() || !std::equal(sl.begin(), sl.end() - 1, sr.begin()) ||
-      sl.back() != sx[0] || sr.back() != sx[1] || product->left->info.dataType() != DataType::FLOAT ||
-      product->right->info.dataType() != DataType::FLOAT)
-    return nullptr;
-  return product->left->info.nelms() + product->right->info.nelms() <= 2 * x->info.nelms() ? p : nullptr;
+  return exchangeable(*sampleProduct(*p), *x) ? p : nullptr;
 }
 
 } // namespace
