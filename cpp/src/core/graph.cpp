@@ -290,7 +290,8 @@ std::vector<Op *> Graph::getOpSchedule() const {
   for (const auto &[oid, op] : ops_) staged = staged || op->settings.pipelineStage.has_value();
   auto push = [&](Op *op) {
     ready.push(op);
-    if (staged && op->settings.pipelineStage) readyOfStage.try_emplace(*op->settings.pipelineStage, later).first->second.push(op);
+    if (staged && op->settings.pipelineStage)
+      readyOfStage.try_emplace(*op->settings.pipelineStage, later).first->second.push(op);
   };
   auto pop = [&](Ready &q) -> Op * {
     while (!q.empty() && done.count(q.top()->id)) q.pop();

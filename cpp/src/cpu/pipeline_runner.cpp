@@ -6,12 +6,12 @@
 namespace popart::popx {
 namespace {
 
-// Polls idle() for ~50 us, yielding the core, before the caller sleeps: a
-// hand-off between stages then usually costs no sleep and wake-up.
 int64_t nsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Polls idle() for ~50 us, yielding the core, before the caller sleeps: a
+// hand-off between stages then usually costs no sleep and wake-up.
 template <class Idle> void pollWhile(Idle idle) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
   while (idle() && std::chrono::steady_clock::now() < until) std::this_thread::yield();

@@ -213,15 +213,18 @@ def test_stage_heavier_in_work_is_busier():
     opts.virtualGraphMode = popart.VirtualGraphMode.Manual
     opts.enableGradientAccumulation = True
     opts.accumulationFactor = 8
-    s = popart.TrainingSession(fnModel=b.getModelProto(), dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("Final")}),
+    s = popart.TrainingSession(fnModel=b.getModelProto(),
+                               dataFlow=popart.DataFlow(1, {loss: popart.AnchorReturnType("Final")}),
                                loss=loss, optimizer=optimizer("sgd"), userOptions=opts,
                                deviceInfo=popart.DeviceManager().createIpuModelDevice({"numIPUs": 2}))
     s.prepareDevice()
     s.weightsFromHost()
-    feeds = {"x": rng.standard_normal((8, 32, 512)).astype(np.float32), "label": rng.randint(0, OUT, (8, 32)).astype(np.int32)}
+    feeds = {"x": rng.standard_normal((8, 32, 512)).astype(np.float32),
+             "label": rng.randint(0, OUT, (8, 32)).astype(np.int32)}
     for _ in range(3):
         s.run(popart.PyStepIO(feeds, s.initAnchorArrays()))
-    busy0, busy1 = (float(g) for g in re.search(r"busy stage 0 ([\d.]+)%, stage 1 ([\d.]+)%", s.getSummaryReport()).groups())
+    busy = re.search(r"busy stage 0 ([\d.]+)%, stage 1 ([\d.]+)%", s.getSummaryReport())
+    busy0, busy1 = (float(g) for g in busy.groups())
     assert busy0 > 2 * busy1, (busy0, busy1)
 
 
