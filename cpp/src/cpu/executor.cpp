@@ -384,7 +384,7 @@ std::string Executor::pipelineSummary() const {
                   "; segments:";
   for (const auto &seg : replicas_.front()->segments())
     s += " [stage " + std::to_string(seg.stage) + ": " + std::to_string(seg.ops) + " ops]";
-  if (p.runNs() > 0) {  // balance: how much of the pipelined runs' time each stage worked
+  if (p.runNs() > 0) {  // balance: how much of the pipelined runs' time each stage worked (the first replica's)
     s += "; busy";
     for (size_t k = 0; k < static_cast<size_t>(p.stages()); ++k) {
       char part[64];
